@@ -1,0 +1,91 @@
+//! `madang`: the one binary (spec `platform.md`, "One binary").
+//!
+//! Only this crate knows the terminal: it reads files and standard input, prints JSON and
+//! progress bars, and maps errors to exit statuses (0 success, 1 a failed verification,
+//! 2 bad input).
+
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use madang_games::{Record, VerifyError};
+
+#[derive(Parser)]
+#[command(name = "madang", version, about = "Traditional dice and race games: Yut Nori, Ludo, the Royal Game of Ur, Seven Dice Poker")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Apply a game record and print the resulting state as JSON.
+    Replay {
+        /// The record file, or `-` for standard input.
+        file: PathBuf,
+    },
+    /// Check every chance outcome of a record against its revealed `seed`.
+    Verify {
+        /// The record file, or `-` for standard input.
+        file: PathBuf,
+    },
+}
+
+/// A failure with the exit status it maps to.
+struct Failure {
+    status: u8,
+    error: anyhow::Error,
+}
+
+impl<E: Into<anyhow::Error>> From<E> for Failure {
+    fn from(error: E) -> Self {
+        Failure { status: 2, error: error.into() }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("madang: {:#}", failure.error);
+            ExitCode::from(failure.status)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Replay { file } => {
+            let record = read_record(&file)?;
+            let view = madang_games::replay(&record)?;
+            println!("{}", serde_json::to_string_pretty(&view)?);
+            Ok(())
+        }
+        Command::Verify { file } => {
+            let record = read_record(&file)?;
+            match madang_games::verify(&record) {
+                Ok(checked) => {
+                    println!("ok: all {checked} chance outcomes are the ones the seed gives");
+                    Ok(())
+                }
+                Err(e @ VerifyError::Mismatch { .. }) => Err(Failure { status: 1, error: e.into() }),
+                Err(e) => Err(e.into()),
+            }
+        }
+    }
+}
+
+fn read_record(file: &PathBuf) -> anyhow::Result<Record> {
+    let mut text = String::new();
+    if file.as_os_str() == "-" {
+        std::io::stdin().read_to_string(&mut text).context("reading the record from standard input")?;
+    } else {
+        text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    }
+    Ok(Record::from_json(&text)?)
+}

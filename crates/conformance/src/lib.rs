@@ -1,0 +1,231 @@
+//! The conformance test kit (spec `README.md`, "Shared engine model"): one set of checks that
+//! every game's tests run.
+//!
+//! [`check_random_playouts`] plays seeded random games (chance outcomes drawn with their
+//! weights from the `chance` stream, moves uniformly from the `bot:SEAT` streams) and checks at
+//! every node:
+//!
+//! - decision nodes: legal actions non-empty, sorted strictly ascending (so unique), and the
+//!   turn's seat exists;
+//! - chance nodes: outcomes non-empty, sorted strictly ascending, every weight positive, total
+//!   weight within `u32`;
+//! - terminal nodes: no legal action, no chance outcome, an outcome present;
+//! - every action's notation parses back to the same action, and notations are distinct;
+//! - a clone equals the original, and the state survives a serde JSON round trip;
+//! - at sampled nodes, every action seen earlier in the game that is not legal now is refused
+//!   with an error and leaves the state unchanged;
+//! - at sampled nodes and at the end of every game, replaying the history from the initial state
+//!   rebuilds the same state;
+//! - the game ends within the stated maximum number of actions.
+//!
+//! Panics (it is test code) with a message naming the seed, the game index and the history.
+
+use std::collections::BTreeSet;
+use std::fmt::Debug;
+
+use madang_core::{Game, Turn};
+use madang_seed::{CHANCE, Seed, bot_stream_name, draw_weighted, sim_game_seed, uniform_below};
+
+/// How many games to play and how hard to look.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayoutConfig {
+    /// Number of games.
+    pub games: u64,
+    /// `madang sim`-style seed: game `i` uses `sim_game_seed(seed, i)`.
+    pub seed: u64,
+    /// A game longer than this many actions (chance outcomes included) fails the check.
+    pub max_actions: usize,
+    /// Every `sample_every`-th node also gets the replay-rebuild and illegal-action checks.
+    pub sample_every: usize,
+}
+
+impl Default for PlayoutConfig {
+    fn default() -> Self {
+        PlayoutConfig { games: 1000, seed: 0, max_actions: 10_000, sample_every: 97 }
+    }
+}
+
+/// Summary of a playout run, for tests that want to assert coverage (for example that some
+/// game reached a capture).
+#[derive(Clone, Debug, Default)]
+pub struct PlayoutStats {
+    /// Games played.
+    pub games: u64,
+    /// Nodes visited (states checked).
+    pub nodes: u64,
+    /// Longest game, in actions.
+    pub longest: usize,
+    /// Games won by each seat (index), from `Outcome::Winner`.
+    pub wins: Vec<u64>,
+    /// Events seen, as their `Display` text's first two words, with counts.
+    pub event_kinds: std::collections::BTreeMap<String, u64>,
+}
+
+fn fail<G: Game>(game_index: u64, history: &[G::Action], what: impl Debug) -> ! {
+    let notation: Vec<String> = history.iter().map(ToString::to_string).collect();
+    panic!("{} conformance failure in game {game_index}: {what:?}\nhistory: {notation:?}", G::NAME)
+}
+
+fn check_sorted_unique<G: Game>(game_index: u64, history: &[G::Action], actions: &[G::Action]) {
+    if actions.windows(2).any(|w| w[0] >= w[1]) {
+        fail::<G>(game_index, history, format!("actions not sorted and unique: {actions:?}"));
+    }
+    let mut notations = BTreeSet::new();
+    for &action in actions {
+        let text = action.to_string();
+        match text.parse::<G::Action>() {
+            Ok(parsed) if parsed == action => {}
+            other => fail::<G>(game_index, history, format!("notation {text:?} parses to {other:?}, not {action:?}")),
+        }
+        if !notations.insert(text.clone()) {
+            fail::<G>(game_index, history, format!("two actions print as {text:?}"));
+        }
+    }
+}
+
+/// Replays `history` from the initial state, failing the test if any action is refused.
+pub fn replay<G: Game>(game: &G, history: &[G::Action]) -> G::State {
+    let mut state = game.initial_state();
+    for (i, &action) in history.iter().enumerate() {
+        if let Err(e) = game.apply(&mut state, action, &mut ()) {
+            panic!("{} replay refused action {i} {action}: {e}", G::NAME);
+        }
+    }
+    state
+}
+
+/// Plays `config.games` seeded random games of `game` and checks every node (see the crate docs).
+pub fn check_random_playouts<G: Game>(game: &G, config: PlayoutConfig) -> PlayoutStats {
+    let seats = game.seat_names();
+    let mut stats = PlayoutStats { wins: vec![0; seats.len()], ..PlayoutStats::default() };
+    let mut legal = Vec::new();
+    let mut outcomes = Vec::new();
+    let mut events = Vec::new();
+    for game_index in 0..config.games {
+        let seed: Seed = sim_game_seed(config.seed, game_index);
+        let mut chance = seed.stream(CHANCE);
+        let mut bots: Vec<_> = seats.iter().map(|s| seed.stream(&bot_stream_name(s))).collect();
+        let mut state = game.initial_state();
+        let mut history: Vec<G::Action> = Vec::new();
+        let mut seen: BTreeSet<G::Action> = BTreeSet::new();
+        loop {
+            stats.nodes += 1;
+            let node = history.len();
+            check_node_basics(game, game_index, &history, &state);
+            game.chance_outcomes(&state, &mut outcomes);
+            game.legal_actions(&state, &mut legal);
+            let sampled = node % config.sample_every == config.sample_every / 2;
+            if sampled {
+                check_replay_rebuilds(game, game_index, &history, &state);
+                check_unlisted_actions_refused(game, game_index, &history, &state, &seen, &legal, &outcomes);
+            }
+            let action = match game.turn(&state) {
+                Turn::Terminal => {
+                    if !legal.is_empty() || !outcomes.is_empty() || game.outcome(&state).is_none() {
+                        fail::<G>(game_index, &history, "terminal node with actions or without an outcome");
+                    }
+                    if game.awaiting(&state).is_some() {
+                        fail::<G>(game_index, &history, "terminal node still awaiting an action");
+                    }
+                    if let Some(madang_core::Outcome::Winner(w)) = game.outcome(&state) {
+                        stats.wins[w] += 1;
+                    }
+                    break;
+                }
+                Turn::Chance => {
+                    if outcomes.is_empty() || !legal.is_empty() {
+                        fail::<G>(game_index, &history, "chance node without outcomes, or with legal moves");
+                    }
+                    let actions: Vec<G::Action> = outcomes.iter().map(|(a, _)| *a).collect();
+                    check_sorted_unique::<G>(game_index, &history, &actions);
+                    let total: u64 = outcomes.iter().map(|(_, w)| u64::from(*w)).sum();
+                    if outcomes.iter().any(|(_, w)| *w == 0) || total > u64::from(u32::MAX) {
+                        fail::<G>(game_index, &history, format!("bad chance weights {outcomes:?}"));
+                    }
+                    match draw_weighted(&mut chance, outcomes.iter().map(|(_, w)| *w)) {
+                        Some(i) => outcomes[i].0,
+                        None => fail::<G>(game_index, &history, "weights cannot be drawn"),
+                    }
+                }
+                Turn::Seat(seat) => {
+                    if seat >= seats.len() || legal.is_empty() || !outcomes.is_empty() {
+                        fail::<G>(game_index, &history, format!("decision node for seat {seat} with {} legal actions", legal.len()));
+                    }
+                    check_sorted_unique::<G>(game_index, &history, &legal);
+                    legal[uniform_below(&mut bots[seat], legal.len() as u32) as usize]
+                }
+            };
+            events.clear();
+            let before = state.clone();
+            if let Err(e) = game.apply(&mut state, action, &mut events) {
+                fail::<G>(game_index, &history, format!("listed action {action} refused: {e}"));
+            }
+            if state == before && events.is_empty() {
+                fail::<G>(game_index, &history, format!("action {action} changed nothing and reported nothing"));
+            }
+            for event in &events {
+                let text = event.to_string();
+                let kind: String = text.split_whitespace().skip(1).take(2).collect::<Vec<_>>().join(" ");
+                *stats.event_kinds.entry(kind).or_default() += 1;
+            }
+            seen.insert(action);
+            history.push(action);
+            if history.len() > config.max_actions {
+                fail::<G>(game_index, &history, format!("game longer than {} actions", config.max_actions));
+            }
+        }
+        check_replay_rebuilds(game, game_index, &history, &state);
+        stats.longest = stats.longest.max(history.len());
+        stats.games += 1;
+    }
+    stats
+}
+
+fn check_node_basics<G: Game>(game: &G, game_index: u64, history: &[G::Action], state: &G::State) {
+    let copy = state.clone();
+    if &copy != state {
+        fail::<G>(game_index, history, "clone differs from original");
+    }
+    let json = match serde_json::to_string(state) {
+        Ok(json) => json,
+        Err(e) => fail::<G>(game_index, history, format!("state does not serialize: {e}")),
+    };
+    match serde_json::from_str::<G::State>(&json) {
+        Ok(back) if &back == state => {}
+        other => fail::<G>(game_index, history, format!("serde round trip gave {other:?}")),
+    }
+    let awaiting = game.awaiting(state);
+    if (game.turn(state) == Turn::Terminal) != awaiting.is_none() {
+        fail::<G>(game_index, history, "awaiting disagrees with turn");
+    }
+}
+
+fn check_replay_rebuilds<G: Game>(game: &G, game_index: u64, history: &[G::Action], state: &G::State) {
+    let rebuilt = replay(game, history);
+    if &rebuilt != state {
+        fail::<G>(game_index, history, format!("replay rebuilt {rebuilt:?}, not {state:?}"));
+    }
+}
+
+fn check_unlisted_actions_refused<G: Game>(
+    game: &G,
+    game_index: u64,
+    history: &[G::Action],
+    state: &G::State,
+    seen: &BTreeSet<G::Action>,
+    legal: &[G::Action],
+    outcomes: &[(G::Action, u32)],
+) {
+    for &action in seen {
+        if legal.contains(&action) || outcomes.iter().any(|(a, _)| *a == action) {
+            continue;
+        }
+        let mut copy = state.clone();
+        if game.apply(&mut copy, action, &mut ()).is_ok() {
+            fail::<G>(game_index, history, format!("unlisted action {action} was accepted"));
+        }
+        if &copy != state {
+            fail::<G>(game_index, history, format!("refused action {action} changed the state"));
+        }
+    }
+}

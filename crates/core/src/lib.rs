@@ -1,0 +1,196 @@
+//! The engine model shared by every madang game (spec `README.md`, "Shared engine model").
+//!
+//! A game is a pure, deterministic state machine with explicit chance nodes, the model of
+//! OpenSpiel's explicit-stochastic games:
+//!
+//! - [`Game::turn`] says whose turn it is: a seat, chance, or terminal;
+//! - at a chance node [`Game::chance_outcomes`] lists every outcome with an integer weight;
+//! - at a decision node [`Game::legal_actions`] lists the legal actions, sorted ascending by the
+//!   action type's `Ord`, without duplicates;
+//! - [`Game::apply`] is deterministic and either succeeds or returns the game's error type, which
+//!   names why; it never panics and leaves the state unchanged on error.
+//!
+//! Invariant of this crate and of every rules crate: no I/O, no random generator, no async, no
+//! JSON handling beyond serde derives.
+
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+use std::str::FromStr;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// Whose turn it is at a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Turn {
+    /// A decision by the seat with this index (0-based, in the game's seat order).
+    Seat(usize),
+    /// A chance node: the next action is one of [`Game::chance_outcomes`].
+    Chance,
+    /// The game is over: no action is legal.
+    Terminal,
+}
+
+/// How a finished game ended, by the rules.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    /// One seat (index) won; in team games the index of a winning seat.
+    Winner(usize),
+    /// Seats in finishing order, best first (Yut's `ranking` end rule).
+    Ranking(Vec<usize>),
+    /// Nobody won.
+    Draw,
+    /// The game ended without a result (for example Ludo's roll limit); the text names why.
+    NoResult(String),
+}
+
+/// Receives the events an action causes (passes, captures, extra rolls, …), in order.
+///
+/// `()` discards them, which is what fast playouts use; a `Vec` collects them.
+pub trait EventSink<E> {
+    /// Called once per event, in the order they happen.
+    fn emit(&mut self, event: E);
+}
+
+impl<E> EventSink<E> for () {
+    #[inline]
+    fn emit(&mut self, _event: E) {}
+}
+
+impl<E> EventSink<E> for Vec<E> {
+    fn emit(&mut self, event: E) {
+        self.push(event);
+    }
+}
+
+/// An action string that is not valid notation for the game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?} is not an action: {reason}")]
+pub struct NotationError {
+    /// The text that was given.
+    pub text: String,
+    /// What is wrong with it, for a person.
+    pub reason: String,
+}
+
+impl NotationError {
+    /// A notation error for `text` with a readable `reason`.
+    pub fn new(text: &str, reason: impl Into<String>) -> Self {
+        Self { text: text.to_owned(), reason: reason.into() }
+    }
+}
+
+/// A rule option with a bad value, or a rule combination the game does not allow.
+///
+/// Unknown keys are rejected earlier, by the options type's `deny_unknown_fields`; this error is
+/// for values that have the right type but are out of range or contradict each other.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("rule option `{key}`: {reason}")]
+pub struct RulesError {
+    /// The option's key as written in a record's `rules` object (or `players`).
+    pub key: String,
+    /// What is wrong with the value.
+    pub reason: String,
+}
+
+impl RulesError {
+    /// A rules error naming `key`.
+    pub fn new(key: &str, reason: impl Into<String>) -> Self {
+        Self { key: key.to_owned(), reason: reason.into() }
+    }
+}
+
+/// One game's rules engine: an immutable description of the rules in force (its settings and
+/// derived geometry) that operates on separate, cheap-to-clone states.
+///
+/// A `Game` value is built from the record's `rules` object and `players` count by
+/// [`Game::new`]; the same value drives any number of states.
+pub trait Game: Clone + Debug + Send + Sync + 'static {
+    /// The rule options as written in a record's `rules` object: every field optional, unknown
+    /// keys rejected (`#[serde(deny_unknown_fields)]`).
+    type Options: Clone + Debug + Default + Serialize + DeserializeOwned + Send + Sync;
+    /// A position, including whose turn it is and what kind of action is awaited.
+    type State: Clone + Debug + PartialEq + Eq + Hash + Serialize + DeserializeOwned + Send + Sync;
+    /// A move or a chance outcome. `Ord` is the documented order of legal actions; `Display`
+    /// and `FromStr` are the notation and round-trip.
+    type Action: Copy
+        + Debug
+        + Display
+        + FromStr<Err = NotationError>
+        + Ord
+        + Eq
+        + Hash
+        + Send
+        + Sync;
+    /// Something an action caused, for the `events` list of `madang replay`.
+    type Event: Display + Debug + Clone;
+    /// Why an action cannot be applied at a state.
+    type Error: std::error::Error + Clone + Send + Sync + 'static;
+    /// The canonical piece summary of `madang replay`'s `pieces` field.
+    type Pieces: Serialize;
+    /// Game-specific figures shown with a finished game's result (may be `()`).
+    type Figures: Serialize;
+
+    /// The game's name in records: `"ur"`, `"yut"`, `"ludo"` or `"dice-poker"`.
+    const NAME: &'static str;
+
+    /// Builds the rules from options and an optional seat count.
+    ///
+    /// # Errors
+    /// A [`RulesError`] naming the key (`players` for the seat count) whose value is not allowed.
+    fn new(options: &Self::Options, players: Option<usize>) -> Result<Self, RulesError>;
+
+    /// Seat names in turn order (spec `README.md`, "Seat names").
+    fn seat_names(&self) -> Vec<String>;
+
+    /// The position before the first action.
+    fn initial_state(&self) -> Self::State;
+
+    /// Whose turn it is.
+    fn turn(&self, state: &Self::State) -> Turn;
+
+    /// At a chance node, every outcome with a positive integer weight, sorted by action; empty
+    /// elsewhere. `out` is cleared first.
+    fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(Self::Action, u32)>);
+
+    /// At a decision node, every legal action, sorted ascending and unique; empty elsewhere.
+    /// `out` is cleared first.
+    fn legal_actions(&self, state: &Self::State, out: &mut Vec<Self::Action>);
+
+    /// Applies a move or a chance outcome, reporting what happened to `events`.
+    ///
+    /// # Errors
+    /// The game's error naming why the action is not legal here; `state` is then unchanged.
+    fn apply(
+        &self,
+        state: &mut Self::State,
+        action: Self::Action,
+        events: &mut impl EventSink<Self::Event>,
+    ) -> Result<(), Self::Error>;
+
+    /// The kind of the next action (`"roll"`, `"move"`, `"throw"`, …) or `None` when finished.
+    fn awaiting(&self, state: &Self::State) -> Option<&'static str>;
+
+    /// The piece summary for `madang replay`.
+    fn pieces(&self, state: &Self::State) -> Self::Pieces;
+
+    /// The result once the game is over.
+    fn outcome(&self, state: &Self::State) -> Option<Outcome>;
+
+    /// Figures reported with the result (captures, hands, …).
+    fn figures(&self, state: &Self::State) -> Self::Figures;
+
+    /// Seats in the order they first moved (the turn-order positions `madang sim` reports).
+    /// Games whose first player is decided in play override this.
+    fn turn_order(&self, _state: &Self::State) -> Vec<usize> {
+        (0..self.seat_names().len()).collect()
+    }
+
+    /// Applies an action with events discarded.
+    ///
+    /// # Errors
+    /// As [`Game::apply`].
+    fn apply_quiet(&self, state: &mut Self::State, action: Self::Action) -> Result<(), Self::Error> {
+        self.apply(state, action, &mut ())
+    }
+}

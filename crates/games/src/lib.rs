@@ -1,0 +1,232 @@
+//! Every madang game behind one interface that knows nothing of any game's rules.
+//!
+//! - [`Record`]: a game record (spec `README.md`, "Game records"), parsed with errors that name
+//!   the problem.
+//! - [`open`]: builds a [`Match`] (a game's rules, state and history) for a record's game and
+//!   rules; [`replay`] applies a record's actions and gives the [`View`] that `madang replay`
+//!   prints.
+//! - [`verify`]: checks a record's chance actions against its revealed seed.
+//!
+//! Adding a game means one arm in [`open`] and nothing else here. This crate does no I/O.
+
+mod record;
+mod view;
+
+pub use record::{End, EndReason, Record, RecordError};
+pub use view::{ChanceOption, View};
+
+use madang_core::{Game, Outcome, Turn};
+use madang_seed::{CHANCE, Seed, Stream, draw_weighted};
+use serde_json::Value;
+
+/// The names of the games this build knows, as written in records.
+pub const GAMES: &[&str] = &["ur"];
+
+/// An action a [`Match`] refused: which one and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("action {index} {text:?}: {reason}")]
+pub struct ActionError {
+    /// 0-based index of the action in the game's history.
+    pub index: usize,
+    /// The action as given.
+    pub text: String,
+    /// Why it was refused (a notation error or the game's rule error).
+    pub reason: String,
+}
+
+/// One game in progress or finished, of any kind: rules, state and the history of actions.
+pub trait Match: Send + Sync {
+    /// The game's name (`"ur"`, …).
+    fn game(&self) -> &'static str;
+    /// Seat names in turn order.
+    fn seat_names(&self) -> Vec<String>;
+    /// Whose turn it is.
+    fn turn(&self) -> Turn;
+    /// The history in notation.
+    fn history(&self) -> Vec<String>;
+    /// Parses and applies one action; returns the events it caused.
+    ///
+    /// # Errors
+    /// An [`ActionError`] naming the action's index and why it is refused; nothing changes.
+    fn apply(&mut self, text: &str) -> Result<Vec<String>, ActionError>;
+    /// At a chance node, draws an outcome from `stream` (spec "Seeds and random streams") and
+    /// returns its notation; `None` elsewhere.
+    fn draw_chance(&self, stream: &mut Stream) -> Option<String>;
+    /// Legal actions in notation at a decision node (empty elsewhere).
+    fn legal(&self) -> Vec<String>;
+    /// The outcome when finished by the rules.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The `madang replay` view, with `events` as given.
+    fn view(&self, events: Vec<String>, end: Option<&End>) -> View;
+}
+
+/// The concrete [`Match`] for one game type.
+#[derive(Clone, Debug)]
+pub struct GameMatch<G: Game> {
+    /// The rules in force.
+    pub game: G,
+    /// The current position.
+    pub state: G::State,
+    /// Every action applied so far.
+    pub history: Vec<G::Action>,
+}
+
+impl<G: Game> GameMatch<G> {
+    /// A new game at its initial position.
+    pub fn new(game: G) -> Self {
+        let state = game.initial_state();
+        GameMatch { game, state, history: Vec::new() }
+    }
+}
+
+impl<G: Game> Match for GameMatch<G>
+where
+    G::Options: 'static,
+{
+    fn game(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn seat_names(&self) -> Vec<String> {
+        self.game.seat_names()
+    }
+
+    fn turn(&self) -> Turn {
+        self.game.turn(&self.state)
+    }
+
+    fn history(&self) -> Vec<String> {
+        self.history.iter().map(ToString::to_string).collect()
+    }
+
+    fn apply(&mut self, text: &str) -> Result<Vec<String>, ActionError> {
+        let error = |reason: String| ActionError { index: self.history.len(), text: text.to_owned(), reason };
+        let action: G::Action = text.parse().map_err(|e: madang_core::NotationError| error(e.reason))?;
+        let mut events = Vec::new();
+        self.game.apply(&mut self.state, action, &mut events).map_err(|e| error(e.to_string()))?;
+        self.history.push(action);
+        Ok(events.iter().map(ToString::to_string).collect())
+    }
+
+    fn draw_chance(&self, stream: &mut Stream) -> Option<String> {
+        let mut outcomes = Vec::new();
+        self.game.chance_outcomes(&self.state, &mut outcomes);
+        let i = draw_weighted(stream, outcomes.iter().map(|(_, w)| *w))?;
+        Some(outcomes[i].0.to_string())
+    }
+
+    fn legal(&self) -> Vec<String> {
+        let mut legal = Vec::new();
+        self.game.legal_actions(&self.state, &mut legal);
+        legal.iter().map(ToString::to_string).collect()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome(&self.state)
+    }
+
+    fn view(&self, events: Vec<String>, end: Option<&End>) -> View {
+        view::build(&self.game, &self.state, events, end)
+    }
+}
+
+/// Builds the rules of `game` from a record's `rules` object and `players`, and returns a new
+/// match at the initial position.
+///
+/// # Errors
+/// An unknown game, an unknown rule key or a bad value, each named.
+pub fn open(game: &str, rules: &Value, players: Option<usize>) -> Result<Box<dyn Match>, RecordError> {
+    match game {
+        "ur" => Ok(Box::new(GameMatch::new(build::<madang_ur::Ur>(rules, players)?))),
+        other => Err(RecordError::UnknownGame(other.to_owned())),
+    }
+}
+
+/// Parses `rules` as `G::Options` and builds the game.
+///
+/// # Errors
+/// [`RecordError::Rules`] naming the key and what is wrong.
+pub fn build<G: Game>(rules: &Value, players: Option<usize>) -> Result<G, RecordError> {
+    if !rules.is_object() {
+        return Err(RecordError::Rules(format!("`rules` must be a JSON object, got {rules}")));
+    }
+    let options: G::Options = serde_path_to_error::deserialize(rules).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        if path == "." || path == "?" {
+            RecordError::Rules(inner)
+        } else {
+            RecordError::Rules(format!("rule option `{path}`: {inner}"))
+        }
+    })?;
+    G::new(&options, players).map_err(|e| RecordError::Rules(e.to_string()))
+}
+
+/// Applies every action of `record`, returning the match and the events in order.
+///
+/// # Errors
+/// A malformed record ([`RecordError`]) or the first refused action ([`RecordError::Action`]).
+pub fn play_record(record: &Record) -> Result<(Box<dyn Match>, Vec<String>), RecordError> {
+    let mut game = open(&record.game, &record.rules, record.players)?;
+    if let Some(end) = &record.end {
+        end.check(&game.seat_names())?;
+    }
+    let mut events = Vec::new();
+    for text in &record.actions {
+        events.extend(game.apply(text)?);
+    }
+    Ok((game, events))
+}
+
+/// What `madang replay` prints for `record`.
+///
+/// # Errors
+/// As [`play_record`].
+pub fn replay(record: &Record) -> Result<View, RecordError> {
+    let (game, events) = play_record(record)?;
+    Ok(game.view(events, record.end.as_ref()))
+}
+
+/// A chance action of a record that is not what its seed's chance stream gives.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    /// The record is malformed or an action is illegal.
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    /// The record has no `seed`.
+    #[error("the record has no `seed` to verify against")]
+    NoSeed,
+    /// A chance action differs from the seed's draw.
+    #[error("action {index} {text:?} is not what the seed gives: its chance stream draws {expected:?}")]
+    Mismatch {
+        /// 0-based action index.
+        index: usize,
+        /// The record's action.
+        text: String,
+        /// The seed's outcome.
+        expected: String,
+    },
+}
+
+/// Checks every chance action of `record` against the `chance` stream of its `seed`; returns
+/// how many chance actions were checked.
+///
+/// # Errors
+/// [`VerifyError`] naming the first mismatch, a missing seed, or a malformed record.
+pub fn verify(record: &Record) -> Result<usize, VerifyError> {
+    let seed: Seed = record.seed.ok_or(VerifyError::NoSeed)?;
+    let mut stream = seed.stream(CHANCE);
+    let mut game = open(&record.game, &record.rules, record.players)?;
+    let mut checked = 0;
+    for (index, text) in record.actions.iter().enumerate() {
+        if game.turn() == Turn::Chance {
+            let expected = game.draw_chance(&mut stream).unwrap_or_default();
+            if &expected != text {
+                return Err(VerifyError::Mismatch { index, text: text.clone(), expected });
+            }
+            checked += 1;
+        }
+        game.apply(text).map_err(RecordError::from)?;
+    }
+    Ok(checked)
+}

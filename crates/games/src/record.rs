@@ -1,0 +1,103 @@
+//! Game records: parsing with errors that name the problem.
+
+use madang_seed::Seed;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::ActionError;
+
+/// A game record (spec `README.md`, "Game records"). Fields a reader does not know are ignored.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// `"ur"`, `"yut"`, `"ludo"` or `"dice-poker"`.
+    pub game: String,
+    /// Game-specific options; missing means all defaults.
+    #[serde(default = "empty_object")]
+    pub rules: Value,
+    /// Number of seats where the game allows a choice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<usize>,
+    /// Actions in the game's notation, chance outcomes included.
+    #[serde(default)]
+    pub actions: Vec<String>,
+    /// The game's seed, once revealed (64 hex digits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<Seed>,
+    /// How a game ended other than by its rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<End>,
+}
+
+fn empty_object() -> Value {
+    Value::Object(serde_json::Map::new())
+}
+
+/// A game that ended other than by its rules.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct End {
+    /// Why it ended.
+    pub reason: EndReason,
+    /// The seat that resigned, offered the accepted draw, or left.
+    pub by: String,
+}
+
+/// Why a game ended other than by its rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// A seat resigned: a loss for it.
+    Resign,
+    /// Both sides agreed to a draw.
+    DrawAgreed,
+    /// A seat left the game unfinished.
+    Abandoned,
+}
+
+impl End {
+    pub(crate) fn check(&self, seats: &[String]) -> Result<(), RecordError> {
+        if seats.contains(&self.by) {
+            Ok(())
+        } else {
+            Err(RecordError::Malformed(format!("`end.by` must be a seat ({}), got {:?}", seats.join(", "), self.by)))
+        }
+    }
+}
+
+/// Why a record cannot be replayed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    /// Not JSON, or JSON of the wrong shape.
+    #[error("malformed record: {0}")]
+    Malformed(String),
+    /// `game` names no game this build knows.
+    #[error("unknown game {0:?} (known: {known})", known = crate::GAMES.join(", "))]
+    UnknownGame(String),
+    /// A rule option is unknown or has a bad value.
+    #[error("bad rules: {0}")]
+    Rules(String),
+    /// An action is not legal.
+    #[error(transparent)]
+    Action(#[from] ActionError),
+}
+
+impl Record {
+    /// Parses a record from JSON text.
+    ///
+    /// # Errors
+    /// [`RecordError::Malformed`] naming the field and the problem.
+    pub fn from_json(text: &str) -> Result<Record, RecordError> {
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        let record: Record = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            if path == "." || path == "?" {
+                RecordError::Malformed(inner.to_string())
+            } else {
+                RecordError::Malformed(format!("`{path}`: {inner}"))
+            }
+        })?;
+        deserializer.end().map_err(|e| RecordError::Malformed(e.to_string()))?;
+        Ok(record)
+    }
+}

@@ -1,0 +1,106 @@
+//! The `madang replay` view of a state (spec `README.md`, "Game records").
+
+use madang_core::{Game, Outcome, Turn};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::record::{End, EndReason};
+
+/// A chance outcome with its integer weight, as `legal` lists them at a chance node.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChanceOption {
+    /// The outcome in notation.
+    pub action: String,
+    /// Its integer weight.
+    pub weight: u32,
+}
+
+/// What `madang replay` prints: one JSON object.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct View {
+    /// The game's name.
+    pub game: &'static str,
+    /// `"ongoing"` or `"finished"`.
+    pub status: &'static str,
+    /// The seat to decide, `"chance"`, or null when finished.
+    pub to_move: Option<String>,
+    /// The kind of the next action, or null when finished.
+    pub awaiting: Option<&'static str>,
+    /// Legal actions (strings) at a decision node, `{action, weight}` objects at a chance node.
+    pub legal: Vec<Value>,
+    /// The game's piece summary.
+    pub pieces: Value,
+    /// The result when finished.
+    pub result: Option<Value>,
+    /// What happened, in order.
+    pub events: Vec<String>,
+}
+
+pub(crate) fn build<G: Game>(game: &G, state: &G::State, events: Vec<String>, end: Option<&End>) -> View {
+    let seats = game.seat_names();
+    let pieces = serde_json::to_value(game.pieces(state)).unwrap_or(Value::Null);
+    let stats = serde_json::to_value(game.figures(state)).unwrap_or(Value::Null);
+    if let Some(end) = end {
+        return View {
+            game: G::NAME,
+            status: "finished",
+            to_move: None,
+            awaiting: None,
+            legal: Vec::new(),
+            pieces,
+            result: Some(end_result(end, &seats, stats)),
+            events,
+        };
+    }
+    let (to_move, legal) = match game.turn(state) {
+        Turn::Seat(seat) => {
+            let mut legal = Vec::new();
+            game.legal_actions(state, &mut legal);
+            (Some(seats[seat].clone()), legal.iter().map(|a| Value::String(a.to_string())).collect())
+        }
+        Turn::Chance => {
+            let mut outcomes = Vec::new();
+            game.chance_outcomes(state, &mut outcomes);
+            let legal = outcomes
+                .iter()
+                .map(|(a, w)| json!(ChanceOption { action: a.to_string(), weight: *w }))
+                .collect();
+            (Some("chance".to_owned()), legal)
+        }
+        Turn::Terminal => (None, Vec::new()),
+    };
+    let result = game.outcome(state).map(|outcome| {
+        let mut result = match outcome {
+            Outcome::Winner(seat) => json!({ "winner": seats[seat] }),
+            Outcome::Ranking(order) => json!({ "ranking": order.iter().map(|s| &seats[*s]).collect::<Vec<_>>() }),
+            Outcome::Draw => json!({ "draw": true }),
+            Outcome::NoResult(reason) => json!({ "no_result": reason }),
+        };
+        result["stats"] = stats;
+        result
+    });
+    View {
+        game: G::NAME,
+        status: if result.is_some() { "finished" } else { "ongoing" },
+        to_move,
+        awaiting: game.awaiting(state),
+        legal,
+        pieces,
+        result,
+        events,
+    }
+}
+
+fn end_result(end: &End, seats: &[String], stats: Value) -> Value {
+    let mut result = json!({ "end": end, "stats": stats });
+    match end.reason {
+        EndReason::Resign if seats.len() == 2 => {
+            let other = seats.iter().find(|s| **s != end.by).cloned().unwrap_or_default();
+            result["winner"] = Value::String(other);
+        }
+        EndReason::Resign => {}
+        EndReason::DrawAgreed => result["draw"] = Value::Bool(true),
+        EndReason::Abandoned => result["no_result"] = Value::String("abandoned".to_owned()),
+    }
+    result
+}

@@ -1,0 +1,693 @@
+//! The Royal Game of Ur, as reconstructed by Irving Finkel (the archaeological rules are not
+//! known), with the Blitz and Masters presets, as a madang rules engine (spec `ur.md`).
+//!
+//! Positions are [`UrState`] values; the rules in force are a [`Ur`] value built from
+//! [`UrOptions`] (the record's `rules` object). Notation: `roll N` (chance) and `move K`, where
+//! `K` is the mover's own path square of the piece to move and `move 0` enters a piece.
+//!
+//! This crate does no I/O and holds no random generator.
+
+mod board;
+
+use std::fmt;
+use std::str::FromStr;
+
+use madang_core::{EventSink, Game, NotationError, Outcome, RulesError, Turn};
+use serde::{Deserialize, Serialize};
+
+pub use board::{BoardData, Geometry, MAX_PATH_LEN, PathKind, ROSETTES, Tile, TileData, all_tiles, path_tiles};
+
+/// Seat names in turn order: light always moves first.
+pub const SEATS: [&str; 2] = ["light", "dark"];
+
+/// A named set of rule values (spec `ur.md`, "Presets").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Preset {
+    /// 7 pieces, four binary dice, Bell path, no roll for a capture, rosettes safe.
+    #[default]
+    Finkel,
+    /// 5 pieces, four binary dice, Masters path, a capture gives a roll, rosettes not safe.
+    Blitz,
+    /// 7 pieces, three binary dice with 0 counting as 4, Masters path, rosettes not safe.
+    Masters,
+}
+
+/// The dice thrown each turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dice {
+    /// Four binary (tetrahedral) dice: 0-4 with weights 1, 4, 6, 4, 1 out of 16.
+    FourBinary,
+    /// Three binary dice where 0 marked tips counts as 4: 1-4 with weights 3, 3, 1, 1 out of 8.
+    ThreeBinaryZeroIsFour,
+}
+
+impl Dice {
+    /// `(roll, weight)` for every possible roll, roll ascending.
+    pub fn outcomes(self) -> &'static [(u8, u32)] {
+        match self {
+            Dice::FourBinary => &[(0, 1), (1, 4), (2, 6), (3, 4), (4, 1)],
+            Dice::ThreeBinaryZeroIsFour => &[(1, 3), (2, 3), (3, 1), (4, 1)],
+        }
+    }
+
+    /// The weight of `roll`, 0 when the dice cannot show it.
+    pub fn weight(self, roll: u8) -> u32 {
+        self.outcomes().iter().find(|(r, _)| *r == roll).map_or(0, |(_, w)| *w)
+    }
+}
+
+/// The `rules` object of an Ur record. Every key is optional; individual keys override the
+/// preset's values.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UrOptions {
+    /// `finkel` (default), `blitz` or `masters`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<Preset>,
+    /// Pieces per player, 1-7.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pieces: Option<i64>,
+    /// A capture earns another roll.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capture_extra_roll: Option<bool>,
+    /// Rosettes are safe squares.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub safe_rosettes: Option<bool>,
+    /// `four_binary` or `three_binary_zero_is_four`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dice: Option<Dice>,
+    /// `bell` or `masters`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<PathKind>,
+}
+
+/// The rule values in force, after the preset and the individual options are combined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct UrSettings {
+    /// Pieces per player, 1-7.
+    pub pieces: u8,
+    /// A capture earns another roll (one roll even when it lands on a rosette).
+    pub capture_extra_roll: bool,
+    /// A piece on a rosette cannot be captured. On the Bell path only B4 is shared, so this is
+    /// the central rosette's safety.
+    pub safe_rosettes: bool,
+    /// The dice.
+    pub dice: Dice,
+    /// The path.
+    pub path: PathKind,
+}
+
+impl Preset {
+    /// The preset's rule values.
+    pub fn settings(self) -> UrSettings {
+        match self {
+            Preset::Finkel => UrSettings {
+                pieces: 7,
+                capture_extra_roll: false,
+                safe_rosettes: true,
+                dice: Dice::FourBinary,
+                path: PathKind::Bell,
+            },
+            Preset::Blitz => UrSettings {
+                pieces: 5,
+                capture_extra_roll: true,
+                safe_rosettes: false,
+                dice: Dice::FourBinary,
+                path: PathKind::Masters,
+            },
+            Preset::Masters => UrSettings {
+                pieces: 7,
+                capture_extra_roll: false,
+                safe_rosettes: false,
+                dice: Dice::ThreeBinaryZeroIsFour,
+                path: PathKind::Masters,
+            },
+        }
+    }
+}
+
+impl UrOptions {
+    /// Combines the preset with the individual options.
+    ///
+    /// # Errors
+    /// `pieces` outside 1-7.
+    pub fn settings(&self) -> Result<UrSettings, RulesError> {
+        let mut settings = self.preset.unwrap_or_default().settings();
+        if let Some(pieces) = self.pieces {
+            if !(1..=7).contains(&pieces) {
+                return Err(RulesError::new("pieces", format!("must be an integer from 1 to 7, got {pieces}")));
+            }
+            settings.pieces = pieces as u8;
+        }
+        if let Some(v) = self.capture_extra_roll {
+            settings.capture_extra_roll = v;
+        }
+        if let Some(v) = self.safe_rosettes {
+            settings.safe_rosettes = v;
+        }
+        if let Some(v) = self.dice {
+            settings.dice = v;
+        }
+        if let Some(v) = self.path {
+            settings.path = v;
+        }
+        Ok(settings)
+    }
+}
+
+/// A move or a chance outcome. Legal moves are ordered by path square, ascending.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum UrAction {
+    /// `roll N`: the dice show N.
+    Roll(u8),
+    /// `move K`: move the mover's piece on own path square K (0 = enter a piece from hand).
+    Move(u8),
+}
+
+impl fmt::Display for UrAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UrAction::Roll(n) => write!(f, "roll {n}"),
+            UrAction::Move(k) => write!(f, "move {k}"),
+        }
+    }
+}
+
+/// Parses a small non-negative decimal number written without sign or leading zeros.
+fn parse_number(text: &str, word: &str) -> Result<u8, NotationError> {
+    let Some(rest) = text.strip_prefix(word).and_then(|r| r.strip_prefix(' ')) else {
+        return Err(NotationError::new(text, "expected `roll N` or `move K`"));
+    };
+    let canonical = !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) && (rest == "0" || !rest.starts_with('0'));
+    if !canonical {
+        return Err(NotationError::new(text, format!("`{word}` takes a number written without sign or leading zeros")));
+    }
+    rest.parse().map_err(|_| NotationError::new(text, format!("{rest} is out of range")))
+}
+
+impl FromStr for UrAction {
+    type Err = NotationError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        if text.starts_with("roll") {
+            parse_number(text, "roll").map(UrAction::Roll)
+        } else if text.starts_with("move") {
+            parse_number(text, "move").map(UrAction::Move)
+        } else {
+            Err(NotationError::new(text, "expected `roll N` or `move K`"))
+        }
+    }
+}
+
+/// One player's pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Side {
+    /// Pieces not yet entered (path square 0).
+    pub in_hand: u8,
+    /// Bit `k` set when a piece stands on own path square `k` (1 ≤ k ≤ path length).
+    pub board: u32,
+    /// Pieces borne off (scored).
+    pub borne_off: u8,
+}
+
+/// What the state waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// The seat to move is about to roll (a chance node).
+    Roll,
+    /// The seat to move rolled this and must move a piece.
+    Move {
+        /// The roll, 1-4.
+        roll: u8,
+    },
+    /// The game is over.
+    Won {
+        /// 0 = light, 1 = dark.
+        winner: u8,
+    },
+}
+
+/// A position: both sides' pieces, whose turn it is and what is awaited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct UrState {
+    /// `[light, dark]`.
+    pub sides: [Side; 2],
+    /// 0 = light, 1 = dark.
+    pub to_move: u8,
+    /// Roll, move or finished.
+    pub phase: Phase,
+}
+
+/// Why a pass happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassReason {
+    /// The roll was 0.
+    RollZero,
+    /// No piece could move the rolled number of squares.
+    NoLegalMove,
+}
+
+/// Something an action caused, for `madang replay`'s `events`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UrEvent {
+    /// A seat rolled.
+    Rolled {
+        /// Seat index.
+        seat: u8,
+        /// The roll.
+        roll: u8,
+    },
+    /// The turn passed without a move.
+    Passed {
+        /// Seat index.
+        seat: u8,
+        /// The roll.
+        roll: u8,
+        /// Why.
+        reason: PassReason,
+    },
+    /// A piece moved (entering is a move from 0; bearing off a move to length + 1).
+    Moved {
+        /// Seat index.
+        seat: u8,
+        /// Own path square moved from.
+        from: u8,
+        /// Own path square moved to.
+        to: u8,
+        /// Tile name of the destination, or `None` when borne off.
+        tile: Option<String>,
+    },
+    /// An opponent's piece was captured and returned to its owner's hand.
+    Captured {
+        /// The capturing seat.
+        seat: u8,
+        /// Tile name.
+        tile: String,
+    },
+    /// The same seat rolls again.
+    ExtraRoll {
+        /// Seat index.
+        seat: u8,
+        /// Landing on a rosette (`true`) or a capture with `capture_extra_roll` (`false`).
+        rosette: bool,
+    },
+    /// The seat has borne off all its pieces.
+    Won {
+        /// Seat index.
+        seat: u8,
+    },
+}
+
+impl fmt::Display for UrEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = |seat: &u8| SEATS[*seat as usize];
+        match self {
+            UrEvent::Rolled { seat, roll } => write!(f, "{} rolls {roll}", name(seat)),
+            UrEvent::Passed { seat, roll: _, reason: PassReason::RollZero } => {
+                write!(f, "{} rolled 0 and passes", name(seat))
+            }
+            UrEvent::Passed { seat, roll, reason: PassReason::NoLegalMove } => {
+                write!(f, "{} has no legal move with {roll} and passes", name(seat))
+            }
+            UrEvent::Moved { seat, from: 0, tile: Some(tile), to } => {
+                write!(f, "{} enters a piece on {to} ({tile})", name(seat))
+            }
+            UrEvent::Moved { seat, from, tile: Some(tile), to } => {
+                write!(f, "{} moves {from} → {to} ({tile})", name(seat))
+            }
+            UrEvent::Moved { seat, from, tile: None, .. } => write!(f, "{} bears off a piece from {from}", name(seat)),
+            UrEvent::Captured { seat, tile } => {
+                write!(f, "{} captures {}'s piece on {tile}", name(seat), SEATS[1 - *seat as usize])
+            }
+            UrEvent::ExtraRoll { seat, rosette: true } => write!(f, "{} lands on a rosette and rolls again", name(seat)),
+            UrEvent::ExtraRoll { seat, rosette: false } => write!(f, "{} captured and rolls again", name(seat)),
+            UrEvent::Won { seat } => write!(f, "{} bears off the last piece and wins", name(seat)),
+        }
+    }
+}
+
+/// Why an action is not legal at a state.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UrError {
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// A move was given where a roll is awaited.
+    #[error("{seat} must roll first")]
+    RollAwaited {
+        /// Seat name.
+        seat: &'static str,
+    },
+    /// A roll was given where a move is awaited.
+    #[error("{seat} has rolled {roll} and must move a piece")]
+    MoveAwaited {
+        /// Seat name.
+        seat: &'static str,
+        /// The roll being moved.
+        roll: u8,
+    },
+    /// The dice cannot show this number.
+    #[error("the dice cannot roll {roll} (possible: {possible})")]
+    ImpossibleRoll {
+        /// The roll given.
+        roll: u8,
+        /// The possible rolls, for the message.
+        possible: String,
+    },
+    /// The square is not on the mover's path.
+    #[error("path square {square} is not on {seat}'s path (0-{len})")]
+    OffPath {
+        /// Seat name.
+        seat: &'static str,
+        /// The square given.
+        square: u8,
+        /// The path length.
+        len: u8,
+    },
+    /// `move 0` with no piece left in hand.
+    #[error("{seat} has no piece in hand")]
+    NoPieceInHand {
+        /// Seat name.
+        seat: &'static str,
+    },
+    /// No own piece stands on the square.
+    #[error("no piece of {seat} on path square {square}")]
+    NoPieceOnSquare {
+        /// Seat name.
+        seat: &'static str,
+        /// The square given.
+        square: u8,
+    },
+    /// The roll takes the piece past the end of the path: bearing off needs the exact roll.
+    #[error("the piece on {square} needs exactly {needed} to bear off, not {roll}")]
+    PastBearOff {
+        /// The square of the piece.
+        square: u8,
+        /// The roll.
+        roll: u8,
+        /// The exact roll that bears it off.
+        needed: u8,
+    },
+    /// The destination holds a piece of the mover's own colour.
+    #[error("{seat} already has a piece on path square {square}")]
+    OwnPiece {
+        /// Seat name.
+        seat: &'static str,
+        /// The destination square.
+        square: u8,
+    },
+    /// The destination is a safe rosette held by the opponent.
+    #[error("{opponent}'s piece on the rosette {tile} is safe and cannot be captured")]
+    SafeRosette {
+        /// The opponent's seat name.
+        opponent: &'static str,
+        /// The tile name.
+        tile: String,
+    },
+}
+
+/// The figures of a finished Ur game: pieces borne off per seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UrFigures {
+    /// Pieces borne off, `[light, dark]`.
+    pub borne_off: [u8; 2],
+}
+
+/// `pieces` in `madang replay`: each seat's sorted own path squares (0 in hand, length + 1
+/// borne off).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UrPieces {
+    /// Light's pieces.
+    pub light: Vec<u8>,
+    /// Dark's pieces.
+    pub dark: Vec<u8>,
+}
+
+/// The rules in force: settings plus the derived geometry tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ur {
+    settings: UrSettings,
+    geometry: Geometry,
+    tiles: [Vec<Tile>; 2],
+}
+
+/// The result of moving one piece, before it is applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Landing {
+    to: u8,
+    capture: bool,
+}
+
+impl Ur {
+    /// The rules for `settings`.
+    pub fn from_settings(settings: UrSettings) -> Ur {
+        Ur {
+            settings,
+            geometry: Geometry::new(settings.path),
+            tiles: [path_tiles(settings.path, 0), path_tiles(settings.path, 1)],
+        }
+    }
+
+    /// The rule values in force.
+    pub fn settings(&self) -> &UrSettings {
+        &self.settings
+    }
+
+    /// The geometry tables.
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// The board as the web client draws it.
+    pub fn board_data(&self) -> BoardData {
+        BoardData::new(self.settings.path, self.settings.safe_rosettes)
+    }
+
+    /// Path length: 14 (Bell) or 16 (Masters).
+    pub fn path_len(&self) -> u8 {
+        self.geometry.len
+    }
+
+    /// The tile of `seat`'s path square `square` (1 ≤ square ≤ path length).
+    pub fn tile(&self, seat: usize, square: u8) -> Option<Tile> {
+        self.tiles[seat].get((square as usize).checked_sub(1)?).copied()
+    }
+
+    /// Where the piece on `from` lands with `roll`, or why it cannot move.
+    fn landing(&self, state: &UrState, from: u8, roll: u8) -> Result<Landing, UrError> {
+        let seat = state.to_move as usize;
+        let name = SEATS[seat];
+        let len = self.geometry.len;
+        let side = &state.sides[seat];
+        if from > len {
+            return Err(UrError::OffPath { seat: name, square: from, len });
+        }
+        if from == 0 {
+            if side.in_hand == 0 {
+                return Err(UrError::NoPieceInHand { seat: name });
+            }
+        } else if side.board & (1 << from) == 0 {
+            return Err(UrError::NoPieceOnSquare { seat: name, square: from });
+        }
+        let to = from + roll;
+        if to > len + 1 {
+            return Err(UrError::PastBearOff { square: from, roll, needed: len + 1 - from });
+        }
+        if to == len + 1 {
+            return Ok(Landing { to, capture: false });
+        }
+        if side.board & (1 << to) != 0 {
+            return Err(UrError::OwnPiece { seat: name, square: to });
+        }
+        let opponent_square = self.geometry.opponent_square[seat][to as usize];
+        let capture = opponent_square != 0 && state.sides[1 - seat].board & (1 << opponent_square) != 0;
+        // Safety is decided on the destination square (spec pitfall: never on the source).
+        if capture && self.settings.safe_rosettes && self.geometry.rosettes[seat] & (1 << to) != 0 {
+            let tile = self.tile(seat, to).map(Tile::name).unwrap_or_default();
+            return Err(UrError::SafeRosette { opponent: SEATS[1 - seat], tile });
+        }
+        Ok(Landing { to, capture })
+    }
+
+    /// Bit `k` set when the piece on path square `k` (bit 0: a piece in hand) can move `roll`.
+    pub fn movable_mask(&self, state: &UrState, roll: u8) -> u32 {
+        let seat = state.to_move as usize;
+        let side = &state.sides[seat];
+        let mut sources = side.board;
+        if side.in_hand > 0 {
+            sources |= 1;
+        }
+        let mut mask = 0;
+        while sources != 0 {
+            let from = sources.trailing_zeros() as u8;
+            sources &= sources - 1;
+            if self.landing(state, from, roll).is_ok() {
+                mask |= 1 << from;
+            }
+        }
+        mask
+    }
+
+    fn start_turn(&self, state: &mut UrState, seat: u8) {
+        state.to_move = seat;
+        state.phase = Phase::Roll;
+    }
+}
+
+impl Game for Ur {
+    type Options = UrOptions;
+    type State = UrState;
+    type Action = UrAction;
+    type Event = UrEvent;
+    type Error = UrError;
+    type Pieces = UrPieces;
+    type Figures = UrFigures;
+
+    const NAME: &'static str = "ur";
+
+    fn new(options: &UrOptions, players: Option<usize>) -> Result<Self, RulesError> {
+        if let Some(players) = players {
+            if players != 2 {
+                return Err(RulesError::new("players", format!("the Royal Game of Ur is for 2 players, got {players}")));
+            }
+        }
+        Ok(Ur::from_settings(options.settings()?))
+    }
+
+    fn seat_names(&self) -> Vec<String> {
+        SEATS.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    fn initial_state(&self) -> UrState {
+        let side = Side { in_hand: self.settings.pieces, board: 0, borne_off: 0 };
+        UrState { sides: [side; 2], to_move: 0, phase: Phase::Roll }
+    }
+
+    fn turn(&self, state: &UrState) -> Turn {
+        match state.phase {
+            Phase::Roll => Turn::Chance,
+            Phase::Move { .. } => Turn::Seat(state.to_move as usize),
+            Phase::Won { .. } => Turn::Terminal,
+        }
+    }
+
+    fn chance_outcomes(&self, state: &UrState, out: &mut Vec<(UrAction, u32)>) {
+        out.clear();
+        if state.phase == Phase::Roll {
+            out.extend(self.settings.dice.outcomes().iter().map(|&(r, w)| (UrAction::Roll(r), w)));
+        }
+    }
+
+    fn legal_actions(&self, state: &UrState, out: &mut Vec<UrAction>) {
+        out.clear();
+        if let Phase::Move { roll } = state.phase {
+            let mut mask = self.movable_mask(state, roll);
+            while mask != 0 {
+                out.push(UrAction::Move(mask.trailing_zeros() as u8));
+                mask &= mask - 1;
+            }
+        }
+    }
+
+    fn apply(&self, state: &mut UrState, action: UrAction, events: &mut impl EventSink<UrEvent>) -> Result<(), UrError> {
+        let seat = state.to_move;
+        let name = SEATS[seat as usize];
+        match (state.phase, action) {
+            (Phase::Won { .. }, _) => Err(UrError::GameOver),
+            (Phase::Roll, UrAction::Move(_)) => Err(UrError::RollAwaited { seat: name }),
+            (Phase::Move { roll }, UrAction::Roll(_)) => Err(UrError::MoveAwaited { seat: name, roll }),
+            (Phase::Roll, UrAction::Roll(roll)) => {
+                if self.settings.dice.weight(roll) == 0 {
+                    let possible = self.settings.dice.outcomes().iter().map(|(r, _)| r.to_string()).collect::<Vec<_>>();
+                    return Err(UrError::ImpossibleRoll { roll, possible: possible.join(", ") });
+                }
+                events.emit(UrEvent::Rolled { seat, roll });
+                let reason = if roll == 0 {
+                    Some(PassReason::RollZero)
+                } else if self.movable_mask(state, roll) == 0 {
+                    Some(PassReason::NoLegalMove)
+                } else {
+                    None
+                };
+                match reason {
+                    Some(reason) => {
+                        events.emit(UrEvent::Passed { seat, roll, reason });
+                        self.start_turn(state, 1 - seat);
+                    }
+                    None => state.phase = Phase::Move { roll },
+                }
+                Ok(())
+            }
+            (Phase::Move { roll }, UrAction::Move(from)) => {
+                let landing = self.landing(state, from, roll)?;
+                let len = self.geometry.len;
+                let s = seat as usize;
+                let side = &mut state.sides[s];
+                if from == 0 {
+                    side.in_hand -= 1;
+                } else {
+                    side.board &= !(1 << from);
+                }
+                let tile = self.tile(s, landing.to).map(Tile::name);
+                events.emit(UrEvent::Moved { seat, from, to: landing.to, tile: tile.clone() });
+                if landing.to == len + 1 {
+                    side.borne_off += 1;
+                    if side.borne_off == self.settings.pieces {
+                        state.phase = Phase::Won { winner: seat };
+                        events.emit(UrEvent::Won { seat });
+                        return Ok(());
+                    }
+                    self.start_turn(state, 1 - seat);
+                    return Ok(());
+                }
+                side.board |= 1 << landing.to;
+                if landing.capture {
+                    let opponent = &mut state.sides[1 - s];
+                    opponent.board &= !(1 << self.geometry.opponent_square[s][landing.to as usize]);
+                    opponent.in_hand += 1;
+                    events.emit(UrEvent::Captured { seat, tile: tile.unwrap_or_default() });
+                }
+                let rosette = self.geometry.rosettes[s] & (1 << landing.to) != 0;
+                if rosette || (landing.capture && self.settings.capture_extra_roll) {
+                    events.emit(UrEvent::ExtraRoll { seat, rosette });
+                    self.start_turn(state, seat);
+                } else {
+                    self.start_turn(state, 1 - seat);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn awaiting(&self, state: &UrState) -> Option<&'static str> {
+        match state.phase {
+            Phase::Roll => Some("roll"),
+            Phase::Move { .. } => Some("move"),
+            Phase::Won { .. } => None,
+        }
+    }
+
+    fn pieces(&self, state: &UrState) -> UrPieces {
+        let list = |side: &Side| {
+            let mut squares = vec![0u8; side.in_hand as usize];
+            squares.extend((1..=self.geometry.len).filter(|k| side.board & (1 << k) != 0));
+            squares.extend(std::iter::repeat_n(self.geometry.len + 1, side.borne_off as usize));
+            squares
+        };
+        UrPieces { light: list(&state.sides[0]), dark: list(&state.sides[1]) }
+    }
+
+    fn outcome(&self, state: &UrState) -> Option<Outcome> {
+        match state.phase {
+            Phase::Won { winner } => Some(Outcome::Winner(winner as usize)),
+            _ => None,
+        }
+    }
+
+    fn figures(&self, state: &UrState) -> UrFigures {
+        UrFigures { borne_off: [state.sides[0].borne_off, state.sides[1].borne_off] }
+    }
+}
