@@ -6,6 +6,8 @@
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod sim;
+
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,10 +35,12 @@ enum Command {
         /// The record file, or `-` for standard input.
         file: PathBuf,
     },
+    /// Play many seeded games between bots and report win rates and game lengths.
+    Sim(sim::SimArgs),
 }
 
 /// A failure with the exit status it maps to.
-struct Failure {
+pub(crate) struct Failure {
     status: u8,
     error: anyhow::Error,
 }
@@ -66,6 +70,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             println!("{}", serde_json::to_string_pretty(&view)?);
             Ok(())
         }
+        Command::Sim(args) => sim::run(args),
         Command::Verify { file } => {
             let record = read_record(&file)?;
             match madang_games::verify(&record) {

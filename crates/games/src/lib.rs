@@ -7,7 +7,7 @@
 //!   prints.
 //! - [`verify`]: checks a record's chance actions against its revealed seed.
 //!
-//! Adding a game means one arm in [`open`] and nothing else here. This crate does no I/O.
+//! Adding a game means one arm in [`visit`] and nothing else here. This crate does no I/O.
 
 mod record;
 mod view;
@@ -15,6 +15,7 @@ mod view;
 pub use record::{End, EndReason, Record, RecordError};
 pub use view::{ChanceOption, View};
 
+use madang_bots::Roster;
 use madang_core::{Game, Outcome, Turn};
 use madang_seed::{CHANCE, Seed, Stream, draw_weighted};
 use serde_json::Value;
@@ -136,8 +137,33 @@ where
 /// # Errors
 /// An unknown game, an unknown rule key or a bad value, each named.
 pub fn open(game: &str, rules: &Value, players: Option<usize>) -> Result<Box<dyn Match>, RecordError> {
+    struct Open;
+    impl Visitor for Open {
+        type Output = Box<dyn Match>;
+        fn visit<G: Roster>(self, game: G) -> Box<dyn Match> {
+            Box::new(GameMatch::new(game))
+        }
+    }
+    visit(game, rules, players, Open)
+}
+
+/// Code that works on any game, given as its concrete type: [`visit`] calls it with the game a
+/// record names.
+pub trait Visitor {
+    /// What the visit returns.
+    type Output;
+    /// Called with the rules of the named game.
+    fn visit<G: Roster>(self, game: G) -> Self::Output;
+}
+
+/// Builds the game named `game` from `rules` and `players` and hands it to `visitor`. This is
+/// the one place that lists the games.
+///
+/// # Errors
+/// An unknown game, an unknown rule key or a bad value, each named.
+pub fn visit<V: Visitor>(game: &str, rules: &Value, players: Option<usize>, visitor: V) -> Result<V::Output, RecordError> {
     match game {
-        "ur" => Ok(Box::new(GameMatch::new(build::<madang_ur::Ur>(rules, players)?))),
+        "ur" => Ok(visitor.visit(build::<madang_ur::Ur>(rules, players)?)),
         other => Err(RecordError::UnknownGame(other.to_owned())),
     }
 }

@@ -277,15 +277,15 @@ pub enum UrEvent {
         from: u8,
         /// Own path square moved to.
         to: u8,
-        /// Tile name of the destination, or `None` when borne off.
-        tile: Option<String>,
+        /// Tile of the destination, or `None` when borne off.
+        tile: Option<Tile>,
     },
     /// An opponent's piece was captured and returned to its owner's hand.
     Captured {
         /// The capturing seat.
         seat: u8,
-        /// Tile name.
-        tile: String,
+        /// Where.
+        tile: Tile,
     },
     /// The same seat rolls again.
     ExtraRoll {
@@ -313,14 +313,14 @@ impl fmt::Display for UrEvent {
                 write!(f, "{} has no legal move with {roll} and passes", name(seat))
             }
             UrEvent::Moved { seat, from: 0, tile: Some(tile), to } => {
-                write!(f, "{} enters a piece on {to} ({tile})", name(seat))
+                write!(f, "{} enters a piece on {to} ({})", name(seat), tile.name())
             }
             UrEvent::Moved { seat, from, tile: Some(tile), to } => {
-                write!(f, "{} moves {from} → {to} ({tile})", name(seat))
+                write!(f, "{} moves {from} → {to} ({})", name(seat), tile.name())
             }
             UrEvent::Moved { seat, from, tile: None, .. } => write!(f, "{} bears off a piece from {from}", name(seat)),
             UrEvent::Captured { seat, tile } => {
-                write!(f, "{} captures {}'s piece on {tile}", name(seat), SEATS[1 - *seat as usize])
+                write!(f, "{} captures {}'s piece on {}", name(seat), SEATS[1 - *seat as usize], tile.name())
             }
             UrEvent::ExtraRoll { seat, rosette: true } => write!(f, "{} lands on a rosette and rolls again", name(seat)),
             UrEvent::ExtraRoll { seat, rosette: false } => write!(f, "{} captured and rolls again", name(seat)),
@@ -426,6 +426,21 @@ pub struct UrPieces {
     pub dark: Vec<u8>,
 }
 
+/// What a legal move does, for bots and for the web client's highlights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveEffect {
+    /// Own path square moved from (0 = from hand).
+    pub from: u8,
+    /// Own path square moved to (path length + 1 = borne off).
+    pub to: u8,
+    /// An opponent's piece is captured.
+    pub capture: bool,
+    /// The piece lands on a rosette (and rolls again).
+    pub rosette: bool,
+    /// The piece is borne off.
+    pub borne_off: bool,
+}
+
 /// The rules in force: settings plus the derived geometry tables.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ur {
@@ -512,14 +527,51 @@ impl Ur {
         Ok(Landing { to, capture })
     }
 
+    /// What moving the piece on `from` with the current roll would do, or `None` when that is
+    /// not a legal move (or no move is awaited).
+    pub fn move_effect(&self, state: &UrState, from: u8) -> Option<MoveEffect> {
+        let Phase::Move { roll } = state.phase else { return None };
+        let landing = self.landing(state, from, roll).ok()?;
+        let seat = state.to_move as usize;
+        let borne_off = landing.to == self.geometry.len + 1;
+        Some(MoveEffect {
+            from,
+            to: landing.to,
+            capture: landing.capture,
+            rosette: !borne_off && self.geometry.rosettes[seat] & (1 << landing.to) != 0,
+            borne_off,
+        })
+    }
+
     /// Bit `k` set when the piece on path square `k` (bit 0: a piece in hand) can move `roll`.
+    ///
+    /// Computed with bit operations on the whole side at once; in debug builds it is checked
+    /// against the move-by-move rule check that `apply` uses.
     pub fn movable_mask(&self, state: &UrState, roll: u8) -> u32 {
         let seat = state.to_move as usize;
         let side = &state.sides[seat];
-        let mut sources = side.board;
-        if side.in_hand > 0 {
-            sources |= 1;
+        let sources = side.board | u32::from(side.in_hand > 0);
+        let on_path_or_off = (1u32 << (self.geometry.len + 2)) - 2;
+        let mut destinations = (sources << roll) & on_path_or_off & !side.board;
+        if self.settings.safe_rosettes {
+            let mut opponent = state.sides[1 - seat].board;
+            let mut opponent_here = 0u32;
+            while opponent != 0 {
+                let square = opponent.trailing_zeros() as usize;
+                opponent &= opponent - 1;
+                opponent_here |= 1 << self.geometry.opponent_square[1 - seat][square];
+            }
+            destinations &= !(opponent_here & self.geometry.rosettes[seat]);
         }
+        let mask = destinations >> roll;
+        debug_assert_eq!(mask, self.movable_mask_by_rule(state, roll), "{state:?} roll {roll}");
+        mask
+    }
+
+    /// [`Ur::movable_mask`] by checking each piece with the rule check `apply` uses.
+    fn movable_mask_by_rule(&self, state: &UrState, roll: u8) -> u32 {
+        let side = &state.sides[state.to_move as usize];
+        let mut sources = side.board | u32::from(side.in_hand > 0);
         let mut mask = 0;
         while sources != 0 {
             let from = sources.trailing_zeros() as u8;
@@ -631,8 +683,8 @@ impl Game for Ur {
                 } else {
                     side.board &= !(1 << from);
                 }
-                let tile = self.tile(s, landing.to).map(Tile::name);
-                events.emit(UrEvent::Moved { seat, from, to: landing.to, tile: tile.clone() });
+                let tile = self.tile(s, landing.to);
+                events.emit(UrEvent::Moved { seat, from, to: landing.to, tile });
                 if landing.to == len + 1 {
                     side.borne_off += 1;
                     if side.borne_off == self.settings.pieces {
@@ -648,7 +700,9 @@ impl Game for Ur {
                     let opponent = &mut state.sides[1 - s];
                     opponent.board &= !(1 << self.geometry.opponent_square[s][landing.to as usize]);
                     opponent.in_hand += 1;
-                    events.emit(UrEvent::Captured { seat, tile: tile.unwrap_or_default() });
+                    if let Some(tile) = tile {
+                        events.emit(UrEvent::Captured { seat, tile });
+                    }
                 }
                 let rosette = self.geometry.rosettes[s] & (1 << landing.to) != 0;
                 if rosette || (landing.capture && self.settings.capture_extra_roll) {

@@ -1,0 +1,86 @@
+//! Computer players for every madang game behind one interface, [`Bot`].
+//!
+//! A bot sees the rules, the state and the legal actions and returns one of them; any
+//! randomness it needs comes from the seeded stream it is handed (`bot:SEAT`, see
+//! `madang-seed`), so a game with the same seed and the same bots is the same game.
+//!
+//! - [`RandomBot`]: uniform over the legal actions (any game).
+//! - [`Expectimax`]: depth-limited expectimax over explicit chance nodes with a game-specific
+//!   [`Evaluator`] (any two-seat zero-sum game).
+//! - per game, the named bots and difficulty levels: [`ur`].
+//!
+//! [`Roster`] maps bot names (`random`, `greedy`, `expectimax:3`, `easy`, `normal`, `hard`) to
+//! bots for each game.
+
+pub mod expectimax;
+pub mod ur;
+
+use madang_core::Game;
+use madang_seed::{Stream, uniform_below};
+
+pub use expectimax::{Evaluator, Expectimax};
+
+/// A computer player.
+pub trait Bot<G: Game>: Send {
+    /// Picks one of `legal` (non-empty, the engine's legal actions at `state`), drawing any
+    /// randomness from `stream`.
+    fn choose(&mut self, game: &G, state: &G::State, legal: &[G::Action], stream: &mut Stream) -> G::Action;
+}
+
+/// Uniformly random over the legal actions: one `uniform_below(legal.len())` draw per decision.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RandomBot;
+
+impl<G: Game> Bot<G> for RandomBot {
+    fn choose(&mut self, _game: &G, _state: &G::State, legal: &[G::Action], stream: &mut Stream) -> G::Action {
+        legal[uniform_below(stream, legal.len() as u32) as usize]
+    }
+}
+
+/// A bot name that does not exist for a game, or a bad parameter.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BotError {
+    /// No bot of that name for the game.
+    #[error("unknown bot {name:?} for {game} (known: {known})")]
+    Unknown {
+        /// The name given.
+        name: String,
+        /// The game.
+        game: &'static str,
+        /// The names the game knows.
+        known: String,
+    },
+    /// A bot parameter is out of range.
+    #[error("bot {name:?}: {reason}")]
+    BadParameter {
+        /// The name given.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// The named bots of a game (spec `platform.md`: levels `easy`, `normal`, `hard` plus each
+/// game's named bots).
+pub trait Roster: Game {
+    /// Bot names for messages, e.g. `["random", "greedy", "expectimax:D", "easy", "normal", "hard"]`.
+    fn bot_names() -> &'static [&'static str];
+
+    /// Builds the bot called `name`.
+    ///
+    /// # Errors
+    /// [`BotError`] for an unknown name or a bad parameter.
+    fn bot(&self, name: &str) -> Result<Box<dyn Bot<Self>>, BotError>;
+}
+
+/// Parses the depth of `expectimax:D` (1 ≤ D ≤ `max`).
+pub(crate) fn parse_depth(name: &str, max: u32) -> Result<Option<u32>, BotError> {
+    let Some(depth) = name.strip_prefix("expectimax:") else { return Ok(None) };
+    match depth.parse::<u32>() {
+        Ok(d) if (1..=max).contains(&d) => Ok(Some(d)),
+        _ => Err(BotError::BadParameter {
+            name: name.to_owned(),
+            reason: format!("depth must be an integer from 1 to {max}"),
+        }),
+    }
+}

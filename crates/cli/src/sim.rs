@@ -1,0 +1,144 @@
+//! `madang sim GAME`: the designer tool's command line.
+
+use std::io::IsTerminal;
+
+use anyhow::Context;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use madang_bots::Roster;
+use madang_games::Visitor;
+use madang_sim::{Rate, SimConfig, SimReport, expand_bot_list, simulate};
+
+use crate::Failure;
+
+/// Arguments of `madang sim`.
+#[derive(Args, Debug)]
+pub struct SimArgs {
+    /// The game: ur (more as they land).
+    game: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// The run's seed S: game i uses SHA-256("S:i").
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// One bot per seat in turn order, comma-separated; NAME*N repeats (default: random for every seat).
+    #[arg(long)]
+    bots: Option<String>,
+    /// Rotate the bot list across games so every bot plays every seat equally.
+    #[arg(long)]
+    rotate_seats: bool,
+    /// The rules as the record's JSON `rules` object, e.g. '{"preset":"blitz"}'.
+    #[arg(long, default_value = "{}")]
+    rules: String,
+    /// Number of seats, where the game allows a choice.
+    #[arg(long)]
+    players: Option<usize>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Time every bot decision and report the mean per bot.
+    #[arg(long)]
+    time_decisions: bool,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+struct RunSim {
+    config: SimConfig,
+    default_bots: bool,
+    json: bool,
+}
+
+impl Visitor for RunSim {
+    type Output = anyhow::Result<SimReport>;
+
+    fn visit<G: Roster>(mut self, game: G) -> anyhow::Result<SimReport> {
+        if self.default_bots {
+            self.config.bots = vec!["random".to_owned(); game.seat_names().len()];
+        }
+        let bar = if std::io::stderr().is_terminal() && !self.json {
+            let bar = ProgressBar::new(self.config.games);
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {bar:40} {pos}/{len} games  {per_sec}  eta {eta}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        let report = simulate(&game, &self.config, &|n| bar.inc(n))?;
+        bar.finish_and_clear();
+        Ok(report)
+    }
+}
+
+pub(crate) fn run(args: SimArgs) -> Result<(), Failure> {
+    let rules: serde_json::Value =
+        serde_json::from_str(&args.rules).with_context(|| format!("--rules is not JSON: {}", args.rules))?;
+    let bots = match &args.bots {
+        Some(list) => expand_bot_list(list).map_err(anyhow::Error::msg).context("--bots")?,
+        None => Vec::new(),
+    };
+    let config =
+        SimConfig { games: args.games, seed: args.seed, bots, rotate_seats: args.rotate_seats, time_decisions: args.time_decisions };
+    let visitor = RunSim { config, default_bots: args.bots.is_none(), json: args.json };
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = args.threads {
+        if threads == 0 {
+            return Err(anyhow::anyhow!("--threads must be at least 1").into());
+        }
+        pool = pool.num_threads(threads);
+    }
+    let pool = pool.build().context("starting worker threads")?;
+    let report = pool.install(|| madang_games::visit(&args.game, &rules, args.players, visitor))??;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", text_report(&report));
+    }
+    Ok(())
+}
+
+fn rate_lines(title: &str, rates: &[Rate]) -> String {
+    let mut out = format!("{title:<14} {:>9} {:>9} {:>9}  95% CI\n", "games", "wins", "win rate");
+    for r in rates {
+        out += &format!(
+            "  {:<12} {:>9} {:>9} {:>8.2}%  {:.2}-{:.2}%\n",
+            r.name,
+            r.games,
+            r.wins,
+            100.0 * r.win_rate,
+            100.0 * r.interval.low,
+            100.0 * r.interval.high
+        );
+    }
+    out
+}
+
+fn text_report(r: &SimReport) -> String {
+    let mut out = format!(
+        "{}: {} games, seed {}, bots {}{}\n",
+        r.game,
+        r.games,
+        r.seed,
+        r.bots.join(","),
+        if r.rotate_seats { " (seats rotated)" } else { "" }
+    );
+    out += &rate_lines("by seat", &r.by_seat);
+    out += &rate_lines("by position", &r.by_position);
+    out += &rate_lines("by bot", &r.by_bot);
+    out += &format!("draws {}, no result {}\n", r.draws, r.no_result);
+    let l = &r.length;
+    out += &format!(
+        "length (rolls): mean {:.2}, sd {:.2}, min {}, p10 {}, median {}, p90 {}, max {}\n",
+        l.mean, l.sd, l.min, l.p10, l.median, l.p90, l.max
+    );
+    let t = &r.timing;
+    out += &format!("timing: {:.3} s, {:.0} games/s on {} threads\n", t.seconds, t.games_per_second, t.threads);
+    for (name, us) in &t.decision_microseconds {
+        out += &format!("  {name}: {us:.1} µs per decision\n");
+    }
+    out
+}
