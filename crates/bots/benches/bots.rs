@@ -10,7 +10,12 @@ use madang_seed::{CHANCE, Stream, draw_weighted, sim_game_seed};
 use madang_ur::{Ur, UrAction, UrOptions, UrState};
 
 /// Plays one game between `bots`, returning the number of actions.
-fn play(game: &Ur, bots: &mut [Box<dyn Bot<Ur>>; 2], seed: u64, buffers: &mut (Vec<UrAction>, Vec<(UrAction, u32)>)) -> usize {
+fn play(
+    game: &Ur,
+    bots: &mut [Box<dyn Bot<Ur>>; 2],
+    seed: u64,
+    buffers: &mut (Vec<UrAction>, Vec<(UrAction, u32)>),
+) -> usize {
     let s = sim_game_seed(1, seed);
     let mut chance = s.stream(CHANCE);
     let mut streams: [Stream; 2] = [s.stream("bot:light"), s.stream("bot:dark")];
@@ -84,7 +89,9 @@ fn hard_decision(c: &mut Criterion) {
     let mut stream = sim_game_seed(3, 3).stream("bot:light");
     for level in ["easy", "normal", "hard"] {
         let mut bot = game.bot(level).expect("level exists");
-        c.bench_function(&format!("ur/{level}_decision"), |b| b.iter(|| bot.choose(&game, &state, &legal, &mut stream)));
+        c.bench_function(&format!("ur/{level}_decision"), |b| {
+            b.iter(|| bot.choose(&game, &state, &legal, &mut stream))
+        });
     }
 }
 

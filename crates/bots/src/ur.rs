@@ -11,7 +11,7 @@ use madang_core::{Game, Outcome};
 use madang_seed::Stream;
 use madang_ur::{Phase, Ur, UrAction, UrState};
 
-use crate::{Bot, BotError, Expectimax, Evaluator, RandomBot, Roster, parse_depth};
+use crate::{Bot, BotError, Evaluator, Expectimax, RandomBot, Roster, parse_depth};
 
 /// Capture, else land on a rosette, else move the most advanced piece. Within each class the
 /// most advanced piece moves. Deterministic: it never draws from its stream.

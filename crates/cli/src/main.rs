@@ -17,7 +17,11 @@ use clap::{Parser, Subcommand};
 use madang_games::{Record, VerifyError};
 
 #[derive(Parser)]
-#[command(name = "madang", version, about = "Traditional dice and race games: Yut Nori, Ludo, the Royal Game of Ur, Seven Dice Poker")]
+#[command(
+    name = "madang",
+    version,
+    about = "Traditional dice and race games: Yut Nori, Ludo, the Royal Game of Ur, Seven Dice Poker"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

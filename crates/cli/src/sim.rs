@@ -81,8 +81,13 @@ pub(crate) fn run(args: SimArgs) -> Result<(), Failure> {
         Some(list) => expand_bot_list(list).map_err(anyhow::Error::msg).context("--bots")?,
         None => Vec::new(),
     };
-    let config =
-        SimConfig { games: args.games, seed: args.seed, bots, rotate_seats: args.rotate_seats, time_decisions: args.time_decisions };
+    let config = SimConfig {
+        games: args.games,
+        seed: args.seed,
+        bots,
+        rotate_seats: args.rotate_seats,
+        time_decisions: args.time_decisions,
+    };
     let visitor = RunSim { config, default_bots: args.bots.is_none(), json: args.json };
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = args.threads {

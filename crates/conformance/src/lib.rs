@@ -149,7 +149,11 @@ pub fn check_random_playouts<G: Game>(game: &G, config: PlayoutConfig) -> Playou
                 }
                 Turn::Seat(seat) => {
                     if seat >= seats.len() || legal.is_empty() || !outcomes.is_empty() {
-                        fail::<G>(game_index, &history, format!("decision node for seat {seat} with {} legal actions", legal.len()));
+                        fail::<G>(
+                            game_index,
+                            &history,
+                            format!("decision node for seat {seat} with {} legal actions", legal.len()),
+                        );
                     }
                     check_sorted_unique::<G>(game_index, &history, &legal);
                     legal[uniform_below(&mut bots[seat], legal.len() as u32) as usize]

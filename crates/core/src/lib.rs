@@ -113,15 +113,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     type State: Clone + Debug + PartialEq + Eq + Hash + Serialize + DeserializeOwned + Send + Sync;
     /// A move or a chance outcome. `Ord` is the documented order of legal actions; `Display`
     /// and `FromStr` are the notation and round-trip.
-    type Action: Copy
-        + Debug
-        + Display
-        + FromStr<Err = NotationError>
-        + Ord
-        + Eq
-        + Hash
-        + Send
-        + Sync;
+    type Action: Copy + Debug + Display + FromStr<Err = NotationError> + Ord + Eq + Hash + Send + Sync;
     /// Something an action caused, for the `events` list of `madang replay`.
     type Event: Display + Debug + Clone;
     /// Why an action cannot be applied at a state.

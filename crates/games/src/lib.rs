@@ -15,7 +15,7 @@ mod view;
 pub use record::{End, EndReason, Record, RecordError};
 pub use view::{ChanceOption, View};
 
-use madang_bots::Roster;
+use madang_bots::{BotError, Roster};
 use madang_core::{Game, Outcome, Turn};
 use madang_seed::{CHANCE, Seed, Stream, draw_weighted};
 use serde_json::Value;
@@ -59,6 +59,12 @@ pub trait Match: Send + Sync {
     fn outcome(&self) -> Option<Outcome>;
     /// The `madang replay` view, with `events` as given.
     fn view(&self, events: Vec<String>, end: Option<&End>) -> View;
+    /// The action the bot called `bot` picks at a decision node, drawing from `stream`
+    /// (`None` at a chance or terminal node).
+    ///
+    /// # Errors
+    /// [`BotError`] for a name the game does not know.
+    fn bot_action(&self, bot: &str, stream: &mut Stream) -> Result<Option<String>, BotError>;
 }
 
 /// The concrete [`Match`] for one game type.
@@ -80,10 +86,7 @@ impl<G: Game> GameMatch<G> {
     }
 }
 
-impl<G: Game> Match for GameMatch<G>
-where
-    G::Options: 'static,
-{
+impl<G: Roster> Match for GameMatch<G> {
     fn game(&self) -> &'static str {
         G::NAME
     }
@@ -129,6 +132,61 @@ where
     fn view(&self, events: Vec<String>, end: Option<&End>) -> View {
         view::build(&self.game, &self.state, events, end)
     }
+
+    fn bot_action(&self, bot: &str, stream: &mut Stream) -> Result<Option<String>, BotError> {
+        let mut bot = self.game.bot(bot)?;
+        let Turn::Seat(_) = self.game.turn(&self.state) else { return Ok(None) };
+        let mut legal = Vec::new();
+        self.game.legal_actions(&self.state, &mut legal);
+        Ok(Some(bot.choose(&self.game, &self.state, &legal, stream).to_string()))
+    }
+}
+
+/// The random streams of one seeded game: chance outcomes from `chance`, each seat's bot from
+/// `bot:SEAT` (spec "Seeds and random streams").
+pub struct SeededStreams {
+    /// The game's seed.
+    pub seed: Seed,
+    /// The `chance` stream.
+    pub chance: Stream,
+    /// One `bot:SEAT` stream per seat, in seat order.
+    pub bots: Vec<Stream>,
+}
+
+impl SeededStreams {
+    /// The streams of `seed` for a game with these seats.
+    pub fn new(seed: Seed, seat_names: &[String]) -> Self {
+        SeededStreams {
+            seed,
+            chance: seed.stream(CHANCE),
+            bots: seat_names.iter().map(|s| seed.stream(&madang_seed::bot_stream_name(s))).collect(),
+        }
+    }
+
+    /// Plays `game` until it ends or a seat without a bot (`None`) is to move: chance from the
+    /// chance stream, seat `s` by the bot named `bots[s]`. Returns the events.
+    ///
+    /// # Errors
+    /// [`BotError`] for an unknown bot name.
+    pub fn advance(&mut self, game: &mut dyn Match, bots: &[Option<String>]) -> Result<Vec<String>, BotError> {
+        let mut events = Vec::new();
+        loop {
+            let action = match game.turn() {
+                Turn::Terminal => break,
+                Turn::Chance => game.draw_chance(&mut self.chance),
+                Turn::Seat(seat) => match bots.get(seat).and_then(Option::as_ref) {
+                    Some(bot) => game.bot_action(bot, &mut self.bots[seat])?,
+                    None => break,
+                },
+            };
+            let Some(action) = action else { break };
+            match game.apply(&action) {
+                Ok(more) => events.extend(more),
+                Err(_) => break,
+            }
+        }
+        Ok(events)
+    }
 }
 
 /// Builds the rules of `game` from a record's `rules` object and `players`, and returns a new
@@ -161,7 +219,12 @@ pub trait Visitor {
 ///
 /// # Errors
 /// An unknown game, an unknown rule key or a bad value, each named.
-pub fn visit<V: Visitor>(game: &str, rules: &Value, players: Option<usize>, visitor: V) -> Result<V::Output, RecordError> {
+pub fn visit<V: Visitor>(
+    game: &str,
+    rules: &Value,
+    players: Option<usize>,
+    visitor: V,
+) -> Result<V::Output, RecordError> {
     match game {
         "ur" => Ok(visitor.visit(build::<madang_ur::Ur>(rules, players)?)),
         other => Err(RecordError::UnknownGame(other.to_owned())),

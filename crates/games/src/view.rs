@@ -61,10 +61,8 @@ pub(crate) fn build<G: Game>(game: &G, state: &G::State, events: Vec<String>, en
         Turn::Chance => {
             let mut outcomes = Vec::new();
             game.chance_outcomes(state, &mut outcomes);
-            let legal = outcomes
-                .iter()
-                .map(|(a, w)| json!(ChanceOption { action: a.to_string(), weight: *w }))
-                .collect();
+            let legal =
+                outcomes.iter().map(|(a, w)| json!(ChanceOption { action: a.to_string(), weight: *w })).collect();
             (Some("chance".to_owned()), legal)
         }
         Turn::Terminal => (None, Vec::new()),

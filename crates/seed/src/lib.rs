@@ -204,10 +204,7 @@ mod tests {
     #[test]
     fn sim_game_seed_hashes_decimal_seed_colon_index() {
         // Computed independently: python3 -c 'import hashlib; print(hashlib.sha256(b"0:0").hexdigest())'
-        assert_eq!(
-            sim_game_seed(0, 0).to_string(),
-            "ac72368a586a18c19088393573ce03074b8e8a4d8c21add8729af1890a407e52"
-        );
+        assert_eq!(sim_game_seed(0, 0).to_string(), "ac72368a586a18c19088393573ce03074b8e8a4d8c21add8729af1890a407e52");
         assert_eq!(
             sim_game_seed(12345, 7).to_string(),
             "335ca7e2961f506749f773784e07fab125ee76532a73b12de16f8086ddca9ded"

@@ -140,7 +140,11 @@ pub struct Timing {
 ///
 /// # Errors
 /// [`SimError`] for a bot list that does not fit the game.
-pub fn simulate<G: Roster>(game: &G, config: &SimConfig, progress: &(dyn Fn(u64) + Sync)) -> Result<SimReport, SimError> {
+pub fn simulate<G: Roster>(
+    game: &G,
+    config: &SimConfig,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<SimReport, SimError> {
     let seats = game.seat_names();
     if config.games == 0 {
         return Err(SimError::NoGames);
@@ -155,7 +159,8 @@ pub fn simulate<G: Roster>(game: &G, config: &SimConfig, progress: &(dyn Fn(u64)
             distinct.push(name.clone());
         }
     }
-    let bot_index: Vec<u8> = config.bots.iter().map(|b| distinct.iter().position(|d| d == b).unwrap_or(0) as u8).collect();
+    let bot_index: Vec<u8> =
+        config.bots.iter().map(|b| distinct.iter().position(|d| d == b).unwrap_or(0) as u8).collect();
 
     let started = Instant::now();
     const CHUNK: u64 = 256;

@@ -78,21 +78,16 @@ fn length_stats(mut lengths: Vec<u32>) -> LengthStats {
     let n = lengths.len().max(1) as f64;
     let mean = lengths.iter().map(|&l| f64::from(l)).sum::<f64>() / n;
     let variance = lengths.iter().map(|&l| (f64::from(l) - mean).powi(2)).sum::<f64>() / n;
-    let at = |q: f64| lengths.get(((lengths.len().saturating_sub(1)) as f64 * q).round() as usize).copied().unwrap_or(0);
-    LengthStats {
-        mean,
-        sd: variance.sqrt(),
-        min: at(0.0),
-        p10: at(0.1),
-        median: at(0.5),
-        p90: at(0.9),
-        max: at(1.0),
-    }
+    let at =
+        |q: f64| lengths.get(((lengths.len().saturating_sub(1)) as f64 * q).round() as usize).copied().unwrap_or(0);
+    LengthStats { mean, sd: variance.sqrt(), min: at(0.0), p10: at(0.1), median: at(0.5), p90: at(0.9), max: at(1.0) }
 }
 
 /// Position names for the turn-order table.
 fn position_name(i: usize) -> String {
-    ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"].get(i).map_or_else(|| format!("#{}", i + 1), |s| (*s).to_owned())
+    ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
+        .get(i)
+        .map_or_else(|| format!("#{}", i + 1), |s| (*s).to_owned())
 }
 
 pub(crate) fn report<'a, G: Game>(
@@ -157,7 +152,11 @@ pub(crate) fn report<'a, G: Game>(
         bots: config.bots.clone(),
         rotate_seats: config.rotate_seats,
         by_seat: seats.iter().zip(&seat_wins).map(|(name, (w, d))| Rate::new(name.clone(), games, *w, *d)).collect(),
-        by_position: position.iter().enumerate().map(|(i, (g, w, d))| Rate::new(position_name(i), *g, *w, *d)).collect(),
+        by_position: position
+            .iter()
+            .enumerate()
+            .map(|(i, (g, w, d))| Rate::new(position_name(i), *g, *w, *d))
+            .collect(),
         by_bot: distinct.iter().zip(&bot).map(|(name, (g, w, d))| Rate::new(name.clone(), *g, *w, *d)).collect(),
         draws,
         no_result,

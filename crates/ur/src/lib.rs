@@ -180,7 +180,8 @@ fn parse_number(text: &str, word: &str) -> Result<u8, NotationError> {
     let Some(rest) = text.strip_prefix(word).and_then(|r| r.strip_prefix(' ')) else {
         return Err(NotationError::new(text, "expected `roll N` or `move K`"));
     };
-    let canonical = !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) && (rest == "0" || !rest.starts_with('0'));
+    let canonical =
+        !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) && (rest == "0" || !rest.starts_with('0'));
     if !canonical {
         return Err(NotationError::new(text, format!("`{word}` takes a number written without sign or leading zeros")));
     }
@@ -322,7 +323,9 @@ impl fmt::Display for UrEvent {
             UrEvent::Captured { seat, tile } => {
                 write!(f, "{} captures {}'s piece on {}", name(seat), SEATS[1 - *seat as usize], tile.name())
             }
-            UrEvent::ExtraRoll { seat, rosette: true } => write!(f, "{} lands on a rosette and rolls again", name(seat)),
+            UrEvent::ExtraRoll { seat, rosette: true } => {
+                write!(f, "{} lands on a rosette and rolls again", name(seat))
+            }
             UrEvent::ExtraRoll { seat, rosette: false } => write!(f, "{} captured and rolls again", name(seat)),
             UrEvent::Won { seat } => write!(f, "{} bears off the last piece and wins", name(seat)),
         }
@@ -601,10 +604,10 @@ impl Game for Ur {
     const NAME: &'static str = "ur";
 
     fn new(options: &UrOptions, players: Option<usize>) -> Result<Self, RulesError> {
-        if let Some(players) = players {
-            if players != 2 {
-                return Err(RulesError::new("players", format!("the Royal Game of Ur is for 2 players, got {players}")));
-            }
+        if let Some(players) = players
+            && players != 2
+        {
+            return Err(RulesError::new("players", format!("the Royal Game of Ur is for 2 players, got {players}")));
         }
         Ok(Ur::from_settings(options.settings()?))
     }
@@ -644,7 +647,12 @@ impl Game for Ur {
         }
     }
 
-    fn apply(&self, state: &mut UrState, action: UrAction, events: &mut impl EventSink<UrEvent>) -> Result<(), UrError> {
+    fn apply(
+        &self,
+        state: &mut UrState,
+        action: UrAction,
+        events: &mut impl EventSink<UrEvent>,
+    ) -> Result<(), UrError> {
         let seat = state.to_move;
         let name = SEATS[seat as usize];
         match (state.phase, action) {
