@@ -1,0 +1,162 @@
+//! Property tests of the Ur engine (spec `README.md`, "Shared engine model": applying an action
+//! "either succeeds or returns an error that names why; it never panics on any input").
+
+use std::str::FromStr;
+
+use madang_core::{Game, Turn};
+use madang_ur::{Dice, PathKind, Preset, Side, Ur, UrAction, UrOptions, UrState};
+use proptest::prelude::*;
+
+/// Text that looks like notation often enough to reach every parser branch.
+fn notation_like() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<String>(),
+        "(roll|move|Roll|MOVE|jump|rol|moves)?[ ]{0,2}[-+]?[0-9]{0,4}[ ]?",
+        "(roll|move) (0|[1-9][0-9]{0,3}|0[0-9]{1,2})",
+        "(roll|move)[ \t\u{a0}\u{3000}][\u{660}-\u{669}0-9]{1,2}",
+    ]
+}
+
+proptest! {
+    /// `UrAction::from_str` never panics; whatever it accepts is written back identically by
+    /// `Display` (notation has one spelling per action: no sign, no leading zeros, one space).
+    #[test]
+    fn parsing_never_panics_and_round_trips(text in notation_like()) {
+        if let Ok(action) = UrAction::from_str(&text) {
+            let shown = action.to_string();
+            prop_assert_eq!(&shown, &text);
+            prop_assert_eq!(UrAction::from_str(&shown), Ok(action));
+        }
+    }
+
+    /// Every action's `Display` parses back to itself.
+    #[test]
+    fn display_parses_back(n in any::<u8>(), roll in any::<bool>()) {
+        let action = if roll { UrAction::Roll(n) } else { UrAction::Move(n) };
+        prop_assert_eq!(UrAction::from_str(&action.to_string()), Ok(action));
+    }
+}
+
+/// One step of a random walk: an arbitrary action (mostly illegal) or the `i`-th legal action or
+/// chance outcome (to get deep into the game).
+#[derive(Clone, Debug)]
+enum Step {
+    Arbitrary(UrAction),
+    Legal(u8),
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        2 => any::<u8>().prop_map(|n| Step::Arbitrary(UrAction::Roll(n))),
+        2 => any::<u8>().prop_map(|n| Step::Arbitrary(UrAction::Move(n))),
+        1 => (0u8..=4).prop_map(|n| Step::Arbitrary(UrAction::Roll(n))),
+        1 => (0u8..=17).prop_map(|n| Step::Arbitrary(UrAction::Move(n))),
+        6 => any::<u8>().prop_map(Step::Legal),
+    ]
+}
+
+fn options() -> impl Strategy<Value = UrOptions> {
+    (
+        prop_oneof![Just(None), Just(Some(Preset::Finkel)), Just(Some(Preset::Blitz)), Just(Some(Preset::Masters))],
+        prop_oneof![Just(None), (1i64..=7).prop_map(Some)],
+        proptest::option::of(any::<bool>()),
+        proptest::option::of(any::<bool>()),
+        proptest::option::of(prop_oneof![Just(Dice::FourBinary), Just(Dice::ThreeBinaryZeroIsFour)]),
+        proptest::option::of(prop_oneof![Just(PathKind::Bell), Just(PathKind::Masters)]),
+    )
+        .prop_map(|(preset, pieces, capture_extra_roll, safe_rosettes, dice, path)| UrOptions {
+            preset,
+            pieces,
+            capture_extra_roll,
+            safe_rosettes,
+            dice,
+            path,
+        })
+}
+
+/// The pieces invariants: `pieces` entries per side in the summary, each a square 0 ..= len + 1,
+/// sorted; in hand + on the board + borne off = pieces; board bits only on path squares 1 ..= len.
+fn check_pieces(game: &Ur, state: &UrState) -> Result<(), TestCaseError> {
+    let pieces = game.settings().pieces;
+    let len = game.path_len();
+    let summary = game.pieces(state);
+    for (side, list) in state.sides.iter().zip([&summary.light, &summary.dark]) {
+        let Side { in_hand, board, borne_off } = *side;
+        prop_assert_eq!(list.len(), usize::from(pieces), "summary {:?} of {:?}", list, state);
+        prop_assert!(list.windows(2).all(|w| w[0] <= w[1]), "summary not sorted: {:?}", list);
+        prop_assert!(list.iter().all(|&k| k <= len + 1), "square off the path in {:?}", list);
+        prop_assert_eq!(
+            u32::from(in_hand) + board.count_ones() + u32::from(borne_off),
+            u32::from(pieces),
+            "{:?}",
+            side
+        );
+        prop_assert_eq!(board & !(((1u32 << (len + 1)) - 1) & !1), 0, "board bits off the path: {:#b}", board);
+        prop_assert_eq!(list.iter().filter(|&&k| k == 0).count(), usize::from(in_hand));
+        prop_assert_eq!(list.iter().filter(|&&k| k == len + 1).count(), usize::from(borne_off));
+    }
+    // The two sides never share a tile.
+    for square in 1..=len {
+        if state.sides[0].board & (1 << square) != 0 {
+            let other = game.geometry().opponent_square[0][usize::from(square)];
+            prop_assert!(
+                other == 0 || state.sides[1].board & (1 << other) == 0,
+                "both sides on light's {} in {:?}",
+                square,
+                state
+            );
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// From the start, random steps: `apply` never panics; an `Err` leaves the state unchanged;
+    /// an arbitrary action succeeds exactly when it is listed (legal move, or chance outcome with
+    /// a positive weight); the pieces invariants hold throughout.
+    #[test]
+    fn random_actions_never_panic_and_keep_the_pieces_invariants(
+        options in options(),
+        steps in proptest::collection::vec(step(), 0..400),
+    ) {
+        let game = Ur::new(&options, None).expect("options in range");
+        let mut state = game.initial_state();
+        check_pieces(&game, &state)?;
+        let mut legal = Vec::new();
+        let mut outcomes = Vec::new();
+        for step in steps {
+            game.legal_actions(&state, &mut legal);
+            game.chance_outcomes(&state, &mut outcomes);
+            let turn = game.turn(&state);
+            let action = match step {
+                Step::Arbitrary(action) => action,
+                Step::Legal(i) => match turn {
+                    Turn::Seat(_) => legal[usize::from(i) % legal.len()],
+                    Turn::Chance => outcomes[usize::from(i) % outcomes.len()].0,
+                    Turn::Terminal => UrAction::Roll(i),
+                },
+            };
+            let listed = match turn {
+                Turn::Seat(_) => legal.contains(&action),
+                Turn::Chance => outcomes.iter().any(|(a, w)| *a == action && *w > 0),
+                Turn::Terminal => false,
+            };
+            let before = state;
+            let mut events = Vec::new();
+            match game.apply(&mut state, action, &mut events) {
+                Ok(()) => {
+                    prop_assert!(listed, "{} was applied but is not listed at {:?}", action, before);
+                    prop_assert!(!events.is_empty(), "{} caused no event", action);
+                }
+                Err(error) => {
+                    prop_assert!(!listed, "{} is listed but refused at {:?}: {}", action, before, error);
+                    prop_assert_eq!(state, before, "{} was refused ({}) but changed the state", action, error);
+                    prop_assert!(!error.to_string().is_empty());
+                }
+            }
+            check_pieces(&game, &state)?;
+        }
+    }
+}
