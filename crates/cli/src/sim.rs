@@ -7,7 +7,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use madang_bots::Roster;
 use madang_games::Visitor;
-use madang_sim::{Rate, SimConfig, SimReport, expand_bot_list, simulate};
+use madang_sim::{Figure, Rate, SimConfig, SimReport, expand_bot_list, simulate};
 
 use crate::Failure;
 
@@ -140,6 +140,19 @@ fn text_report(r: &SimReport) -> String {
         "length (rolls): mean {:.2}, sd {:.2}, min {}, p10 {}, median {}, p90 {}, max {}\n",
         l.mean, l.sd, l.min, l.p10, l.median, l.p90, l.max
     );
+    if !r.figures.is_empty() {
+        out += "figures (mean per game, or share of games)\n";
+        for (path, figure) in &r.figures {
+            match figure {
+                Figure::Mean { mean } => out += &format!("  {path:<28} {mean:.3}\n"),
+                Figure::Frequencies { frequencies } => {
+                    let shares: Vec<String> =
+                        frequencies.iter().map(|(k, v)| format!("{k} {:.2}%", 100.0 * v)).collect();
+                    out += &format!("  {path:<28} {}\n", shares.join(", "));
+                }
+            }
+        }
+    }
     let t = &r.timing;
     out += &format!("timing: {:.3} s, {:.0} games/s on {} threads\n", t.seconds, t.games_per_second, t.threads);
     for (name, us) in &t.decision_microseconds {

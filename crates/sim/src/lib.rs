@@ -7,6 +7,7 @@
 //! added up, so for one seed the statistics are identical whatever the number of threads; only
 //! [`Timing`] varies.
 
+mod figures;
 mod stats;
 
 use std::time::{Duration, Instant};
@@ -17,7 +18,10 @@ use madang_seed::{CHANCE, Stream, bot_stream_name, draw_weighted, sim_game_seed}
 use rayon::prelude::*;
 use serde::Serialize;
 
+pub use figures::Figure;
 pub use stats::{Interval, LengthStats, Rate, wilson_interval};
+
+use figures::FigureTotals;
 
 /// What to simulate.
 #[derive(Clone, Debug)]
@@ -118,6 +122,9 @@ pub struct SimReport {
     pub no_result: u64,
     /// Game length in chance outcomes (rolls or throws).
     pub length: LengthStats,
+    /// The game's own figures (`Game::figures` at the end of each game) by JSON path: numbers
+    /// as a mean per game, text as frequencies.
+    pub figures: std::collections::BTreeMap<String, Figure>,
     /// Wall time, the only part that varies between runs.
     pub timing: Timing,
 }
@@ -165,7 +172,7 @@ pub fn simulate<G: Roster>(
     let started = Instant::now();
     const CHUNK: u64 = 256;
     let chunks: Vec<u64> = (0..config.games.div_ceil(CHUNK)).collect();
-    let summaries: Vec<Vec<GameSummary>> = chunks
+    let chunks: Vec<(Vec<GameSummary>, FigureTotals)> = chunks
         .par_iter()
         .map(|&chunk| {
             let start = chunk * CHUNK;
@@ -173,11 +180,19 @@ pub fn simulate<G: Roster>(
             let mut runner = Runner::new(game, config, &bot_index, distinct.len());
             let games: Vec<GameSummary> = (start..end).map(|i| runner.play(i)).collect();
             progress(end - start);
-            games
+            (games, runner.figures)
         })
         .collect();
     let elapsed = started.elapsed();
-    Ok(stats::report(game, config, &distinct, summaries.iter().flatten(), elapsed))
+    let mut figures = FigureTotals::default();
+    let mut summaries = Vec::with_capacity(config.games as usize);
+    for (games, totals) in chunks {
+        summaries.extend(games);
+        figures.merge(totals);
+    }
+    let mut report = stats::report(game, config, &distinct, summaries.iter(), elapsed);
+    report.figures = figures.report();
+    Ok(report)
 }
 
 /// Plays games one after another, reusing its bots and buffers.
@@ -190,6 +205,7 @@ struct Runner<'a, G: Roster> {
     distinct_bots: usize,
     legal: Vec<G::Action>,
     outcomes: Vec<(G::Action, u32)>,
+    figures: FigureTotals,
 }
 
 impl<'a, G: Roster> Runner<'a, G> {
@@ -205,6 +221,7 @@ impl<'a, G: Roster> Runner<'a, G> {
             distinct_bots,
             legal: Vec::new(),
             outcomes: Vec::new(),
+            figures: FigureTotals::default(),
         }
     }
 
@@ -246,6 +263,9 @@ impl<'a, G: Roster> Runner<'a, G> {
             };
             // Actions come from the engine's own lists, so they apply.
             let _ = self.game.apply_quiet(&mut state, action);
+        }
+        if let Ok(figures) = serde_json::to_value(self.game.figures(&state)) {
+            self.figures.add(&figures);
         }
         GameSummary {
             bot_of_seat: entry_of_seat.iter().map(|&e| self.bot_index[e]).collect(),

@@ -161,6 +161,7 @@ pub(crate) fn report<'a, G: Game>(
         draws,
         no_result,
         length: length_stats(lengths),
+        figures: Default::default(),
         timing: Timing {
             seconds,
             games_per_second: if seconds > 0.0 { games as f64 / seconds } else { 0.0 },
