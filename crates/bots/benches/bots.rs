@@ -14,7 +14,7 @@ fn play(
     game: &Ur,
     bots: &mut [Box<dyn Bot<Ur>>; 2],
     seed: u64,
-    buffers: &mut (Vec<UrAction>, Vec<(UrAction, u32)>),
+    buffers: &mut (Vec<UrAction>, Vec<(UrAction, u64)>),
 ) -> usize {
     let s = sim_game_seed(1, seed);
     let mut chance = s.stream(CHANCE);

@@ -52,12 +52,12 @@ impl<E> Expectimax<E> {
             Turn::Chance => {
                 let mut outcomes = Vec::new();
                 game.chance_outcomes(state, &mut outcomes);
-                let total: f64 = outcomes.iter().map(|(_, w)| f64::from(*w)).sum();
+                let total: f64 = outcomes.iter().map(|(_, w)| *w as f64).sum();
                 let mut sum = 0.0;
                 for (action, weight) in outcomes {
                     let mut child = state.clone();
                     if game.apply_quiet(&mut child, action).is_ok() {
-                        sum += f64::from(weight) * self.value(game, &child, depth - 1, root);
+                        sum += weight as f64 * self.value(game, &child, depth - 1, root);
                     }
                 }
                 sum / total

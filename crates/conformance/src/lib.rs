@@ -8,7 +8,7 @@
 //! - decision nodes: legal actions non-empty, sorted strictly ascending (so unique), and the
 //!   turn's seat exists;
 //! - chance nodes: outcomes non-empty, sorted strictly ascending, every weight positive, total
-//!   weight within `u32`;
+//!   weight within `u64`;
 //! - terminal nodes: no legal action, no chance outcome, an outcome present;
 //! - every action's notation parses back to the same action, and notations are distinct;
 //! - a clone equals the original, and the state survives a serde JSON round trip;
@@ -138,8 +138,8 @@ pub fn check_random_playouts<G: Game>(game: &G, config: PlayoutConfig) -> Playou
                     }
                     let actions: Vec<G::Action> = outcomes.iter().map(|(a, _)| *a).collect();
                     check_sorted_unique::<G>(game_index, &history, &actions);
-                    let total: u64 = outcomes.iter().map(|(_, w)| u64::from(*w)).sum();
-                    if outcomes.iter().any(|(_, w)| *w == 0) || total > u64::from(u32::MAX) {
+                    let total = outcomes.iter().try_fold(0u64, |sum, (_, w)| sum.checked_add(*w));
+                    if outcomes.iter().any(|(_, w)| *w == 0) || total.is_none() {
                         fail::<G>(game_index, &history, format!("bad chance weights {outcomes:?}"));
                     }
                     match draw_weighted(&mut chance, outcomes.iter().map(|(_, w)| *w)) {
@@ -218,7 +218,7 @@ fn check_unlisted_actions_refused<G: Game>(
     state: &G::State,
     seen: &BTreeSet<G::Action>,
     legal: &[G::Action],
-    outcomes: &[(G::Action, u32)],
+    outcomes: &[(G::Action, madang_core::Weight)],
 ) {
     for &action in seen {
         if legal.contains(&action) || outcomes.iter().any(|(a, _)| *a == action) {

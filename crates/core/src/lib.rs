@@ -20,6 +20,10 @@ use std::str::FromStr;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+/// An integer chance weight; a chance node's weights share one denominator (their sum, which
+/// must fit in a `u64`).
+pub type Weight = u64;
+
 /// Whose turn it is at a state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Turn {
@@ -143,7 +147,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// At a chance node, every outcome with a positive integer weight, sorted by action; empty
     /// elsewhere. `out` is cleared first.
-    fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(Self::Action, u32)>);
+    fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(Self::Action, Weight)>);
 
     /// At a decision node, every legal action, sorted ascending and unique; empty elsewhere.
     /// `out` is cleared first.
@@ -176,6 +180,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Games whose first player is decided in play override this.
     fn turn_order(&self, _state: &Self::State) -> Vec<usize> {
         (0..self.seat_names().len()).collect()
+    }
+
+    /// Extra top-level fields of `madang replay`'s output, as lists of strings (Yut's `pool`:
+    /// the unspent results in the order thrown). Most games have none.
+    fn extra_fields(&self, _state: &Self::State) -> Vec<(&'static str, Vec<String>)> {
+        Vec::new()
     }
 
     /// Applies an action with events discarded.

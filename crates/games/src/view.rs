@@ -12,7 +12,7 @@ pub struct ChanceOption {
     /// The outcome in notation.
     pub action: String,
     /// Its integer weight.
-    pub weight: u32,
+    pub weight: u64,
 }
 
 /// What `madang replay` prints: one JSON object.
@@ -34,12 +34,17 @@ pub struct View {
     pub result: Option<Value>,
     /// What happened, in order.
     pub events: Vec<String>,
+    /// Game-specific extra fields (Yut's `pool`), flattened into the object.
+    #[serde(flatten)]
+    pub extras: serde_json::Map<String, Value>,
 }
 
 pub(crate) fn build<G: Game>(game: &G, state: &G::State, events: Vec<String>, end: Option<&End>) -> View {
     let seats = game.seat_names();
     let pieces = serde_json::to_value(game.pieces(state)).unwrap_or(Value::Null);
     let stats = serde_json::to_value(game.figures(state)).unwrap_or(Value::Null);
+    let extras: serde_json::Map<String, Value> =
+        game.extra_fields(state).into_iter().map(|(k, v)| (k.to_owned(), json!(v))).collect();
     if let Some(end) = end {
         return View {
             game: G::NAME,
@@ -50,6 +55,7 @@ pub(crate) fn build<G: Game>(game: &G, state: &G::State, events: Vec<String>, en
             pieces,
             result: Some(end_result(end, &seats, stats)),
             events,
+            extras,
         };
     }
     let (to_move, legal) = match game.turn(state) {
@@ -86,6 +92,7 @@ pub(crate) fn build<G: Game>(game: &G, state: &G::State, events: Vec<String>, en
         pieces,
         result,
         events,
+        extras,
     }
 }
 

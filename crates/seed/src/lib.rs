@@ -15,8 +15,10 @@
 //!    `x < (2^32 − n) mod n` reject it and read the next; otherwise return `x mod n`. Every
 //!    accepted residue then has exactly the same number of preimages, so the draw is exact.
 //! 5. A weighted draw ([`draw_weighted`]) over outcomes in the engine's order with integer
-//!    weights `w_0 … w_k` (total `W ≤ 2^32 − 1`): draw `u = uniform_below(W)` and take the first
-//!    outcome `i` with `u < w_0 + … + w_i`.
+//!    weights `w_0 … w_k`: draw `u = uniform_below(W)` for the total `W` and take the first
+//!    outcome `i` with `u < w_0 + … + w_i`. When `W ≥ 2^32` (Yut with fine fractions) the draw
+//!    uses 64-bit words instead ([`uniform_below_u64`]): two consecutive words, the first as the
+//!    low half, rejecting `x < (2^64 − W) mod W`.
 //! 6. `madang sim --seed S` gives game `i` the seed `SHA-256(decimal(S) ‖ ":" ‖ decimal(i))`
 //!    ([`sim_game_seed`]).
 //!
@@ -136,11 +138,27 @@ pub fn uniform_below(stream: &mut Stream, n: u32) -> u32 {
     }
 }
 
+/// A uniform integer in `0..n` from 64-bit words (two consecutive 32-bit words, the first as
+/// the low half), rejecting `x < (2^64 − n) mod n`; used when a total weight exceeds `u32`.
+pub fn uniform_below_u64(stream: &mut Stream, n: u64) -> u64 {
+    if n <= 1 {
+        return 0;
+    }
+    let reject_below = n.wrapping_neg() % n;
+    loop {
+        let low = u64::from(stream.next_u32());
+        let x = low | (u64::from(stream.next_u32()) << 32);
+        if x >= reject_below {
+            return x % n;
+        }
+    }
+}
+
 /// Index of the outcome drawn from `weights` (step 5 of the crate docs).
 ///
-/// Returns `None` when `weights` is empty, a weight is 0 or the total exceeds `u32::MAX`.
-pub fn draw_weighted(stream: &mut Stream, weights: impl Iterator<Item = u32> + Clone) -> Option<usize> {
-    let mut total: u32 = 0;
+/// Returns `None` when `weights` is empty, a weight is 0 or the total exceeds `u64::MAX`.
+pub fn draw_weighted(stream: &mut Stream, weights: impl Iterator<Item = u64> + Clone) -> Option<usize> {
+    let mut total: u64 = 0;
     for w in weights.clone() {
         if w == 0 {
             return None;
@@ -150,8 +168,11 @@ pub fn draw_weighted(stream: &mut Stream, weights: impl Iterator<Item = u32> + C
     if total == 0 {
         return None;
     }
-    let u = uniform_below(stream, total);
-    let mut cumulative = 0u32;
+    let u = match u32::try_from(total) {
+        Ok(small) => u64::from(uniform_below(stream, small)),
+        Err(_) => uniform_below_u64(stream, total),
+    };
+    let mut cumulative = 0u64;
     for (i, w) in weights.enumerate() {
         cumulative += w;
         if u < cumulative {
@@ -229,17 +250,23 @@ mod tests {
     #[test]
     fn draw_weighted_follows_cumulative_ranges() {
         let mut s = Stream::from_seed([2; 32]);
-        let weights = [1u32, 4, 6, 4, 1];
+        let weights = [1u64, 4, 6, 4, 1];
         let mut counts = [0u32; 5];
         for _ in 0..16_000 {
             counts[draw_weighted(&mut s, weights.iter().copied()).expect("valid")] += 1;
         }
         for (c, w) in counts.iter().zip(weights) {
-            let expected = 1000 * w;
+            let expected = 1000 * w as u32;
             assert!(c.abs_diff(expected) < 200, "{counts:?}");
         }
         assert_eq!(draw_weighted(&mut s, [].iter().copied()), None);
         assert_eq!(draw_weighted(&mut s, [1, 0].iter().copied()), None);
-        assert_eq!(draw_weighted(&mut s, [u32::MAX, 1].iter().copied()), None);
+        assert_eq!(draw_weighted(&mut s, [u64::MAX, 1].iter().copied()), None);
+        // A total above u32 draws with 64-bit words: 2^40 and 3 * 2^40 split 1 : 3.
+        let mut counts = [0u32; 2];
+        for _ in 0..4000 {
+            counts[draw_weighted(&mut s, [1u64 << 40, 3 << 40].iter().copied()).expect("valid")] += 1;
+        }
+        assert!(counts[0].abs_diff(1000) < 120, "{counts:?}");
     }
 }

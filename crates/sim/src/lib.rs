@@ -204,7 +204,7 @@ struct Runner<'a, G: Roster> {
     bots: Vec<Box<dyn Bot<G>>>,
     distinct_bots: usize,
     legal: Vec<G::Action>,
-    outcomes: Vec<(G::Action, u32)>,
+    outcomes: Vec<(G::Action, madang_core::Weight)>,
     figures: FigureTotals,
 }
 

@@ -45,7 +45,7 @@ pub enum Dice {
 
 impl Dice {
     /// `(roll, weight)` for every possible roll, roll ascending.
-    pub fn outcomes(self) -> &'static [(u8, u32)] {
+    pub fn outcomes(self) -> &'static [(u8, u64)] {
         match self {
             Dice::FourBinary => &[(0, 1), (1, 4), (2, 6), (3, 4), (4, 1)],
             Dice::ThreeBinaryZeroIsFour => &[(1, 3), (2, 3), (3, 1), (4, 1)],
@@ -53,7 +53,7 @@ impl Dice {
     }
 
     /// The weight of `roll`, 0 when the dice cannot show it.
-    pub fn weight(self, roll: u8) -> u32 {
+    pub fn weight(self, roll: u8) -> u64 {
         self.outcomes().iter().find(|(r, _)| *r == roll).map_or(0, |(_, w)| *w)
     }
 }
@@ -629,7 +629,7 @@ impl Game for Ur {
         }
     }
 
-    fn chance_outcomes(&self, state: &UrState, out: &mut Vec<(UrAction, u32)>) {
+    fn chance_outcomes(&self, state: &UrState, out: &mut Vec<(UrAction, u64)>) {
         out.clear();
         if state.phase == Phase::Roll {
             out.extend(self.settings.dice.outcomes().iter().map(|&(r, w)| (UrAction::Roll(r), w)));
