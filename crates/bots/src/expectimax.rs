@@ -9,6 +9,9 @@
 //! Decisions of the root seat maximise, the other seat's minimise (two-seat zero-sum games);
 //! extra rolls simply give the same seat consecutive decisions.
 
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
 use madang_core::{Game, Turn};
 use madang_seed::{Stream, uniform_below};
 
@@ -22,7 +25,10 @@ pub trait Evaluator<G: Game>: Send + Sync {
 }
 
 /// Expectimax to a fixed depth with evaluator `E`. Ties at the root (within 1e-9) are broken
-/// uniformly from the bot's stream.
+/// uniformly from the bot's stream. Values of decision nodes are kept in a transposition table
+/// for the duration of one root decision, so the many orders of spending the same results
+/// (Yut's throw sets) are searched once. The table is keyed by a 64-bit hash of the state and
+/// the depth (a collision, about one in 10^12 per search, could only misjudge a move).
 #[derive(Clone, Debug)]
 pub struct Expectimax<E> {
     /// Turns looked at, the root decision's included (≥ 1).
@@ -31,13 +37,26 @@ pub struct Expectimax<E> {
     pub evaluator: E,
     /// Nodes visited by the last search (for measurements).
     pub nodes: u64,
+    /// Node budget per search level: a deeper level that needs more is abandoned (once over
+    /// budget the search stops expanding) and the previous level's values are used.
+    pub max_nodes: u64,
+    table: HashMap<(u64, u32), f64>,
 }
 
 impl<E> Expectimax<E> {
-    /// A searcher of `depth` decisions (at least 1).
+    /// A searcher of `depth` turns (at least 1).
     pub fn new(depth: u32, evaluator: E) -> Self {
-        Expectimax { depth: depth.max(1), evaluator, nodes: 0 }
+        Expectimax { depth: depth.max(1), evaluator, nodes: 0, max_nodes: DEFAULT_MAX_NODES, table: HashMap::new() }
     }
+}
+
+/// The default node budget per search level (about 0.1-0.3 s of Yut search on one core).
+pub const DEFAULT_MAX_NODES: u64 = 300_000;
+
+fn state_hash<S: Hash>(state: &S) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    state.hash(&mut hasher);
+    hasher.finish()
 }
 
 impl<E> Expectimax<E> {
@@ -47,7 +66,20 @@ impl<E> Expectimax<E> {
         E: Evaluator<G>,
     {
         self.nodes += 1;
-        match game.turn(state) {
+        if self.nodes > self.max_nodes {
+            return self.evaluator.evaluate(game, state, root);
+        }
+        let turn = game.turn(state);
+        if let Turn::Seat(_) = turn {
+            let key = (state_hash(state), depth);
+            if let Some(&v) = self.table.get(&key) {
+                return v;
+            }
+            let v = self.decision_value(game, state, depth, root);
+            self.table.insert(key, v);
+            return v;
+        }
+        match turn {
             Turn::Chance if depth == 0 => self.evaluator.evaluate(game, state, root),
             Turn::Chance => {
                 let mut outcomes = Vec::new();
@@ -62,6 +94,16 @@ impl<E> Expectimax<E> {
                 }
                 sum / total
             }
+            Turn::Seat(_) => self.decision_value(game, state, depth, root),
+            Turn::Terminal => self.evaluator.evaluate(game, state, root),
+        }
+    }
+
+    fn decision_value<G: Game>(&mut self, game: &G, state: &G::State, depth: u32, root: usize) -> f64
+    where
+        E: Evaluator<G>,
+    {
+        match game.turn(state) {
             Turn::Seat(seat) => {
                 let mut legal = Vec::new();
                 game.legal_actions(state, &mut legal);
@@ -76,7 +118,7 @@ impl<E> Expectimax<E> {
                 }
                 best
             }
-            Turn::Terminal => self.evaluator.evaluate(game, state, root),
+            _ => self.evaluator.evaluate(game, state, root),
         }
     }
 
@@ -86,17 +128,28 @@ impl<E> Expectimax<E> {
         E: Evaluator<G>,
     {
         let Turn::Seat(root) = game.turn(state) else { return Vec::new() };
-        self.nodes = 0;
-        legal
-            .iter()
-            .map(|&action| {
-                let mut child = state.clone();
-                match game.apply_quiet(&mut child, action) {
-                    Ok(()) => self.value(game, &child, self.depth - 1, root),
-                    Err(_) => f64::NEG_INFINITY,
-                }
-            })
-            .collect()
+        // Iterative deepening under a node budget: a level that runs out of nodes is thrown
+        // away and the last complete level decides.
+        let mut values = Vec::new();
+        for depth in 1..=self.depth {
+            self.nodes = 0;
+            self.table.clear();
+            let level: Vec<f64> = legal
+                .iter()
+                .map(|&action| {
+                    let mut child = state.clone();
+                    match game.apply_quiet(&mut child, action) {
+                        Ok(()) => self.value(game, &child, depth - 1, root),
+                        Err(_) => f64::NEG_INFINITY,
+                    }
+                })
+                .collect();
+            if self.nodes > self.max_nodes && depth > 1 {
+                break;
+            }
+            values = level;
+        }
+        values
     }
 }
 

@@ -7,13 +7,16 @@
 //! - [`RandomBot`]: uniform over the legal actions (any game).
 //! - [`Expectimax`]: depth-limited expectimax over explicit chance nodes with a game-specific
 //!   [`Evaluator`] (any two-seat zero-sum game).
-//! - per game, the named bots and difficulty levels: [`ur`].
+//! - per game, the named bots and difficulty levels: [`ur`], [`yut`], [`ludo`], [`dice_poker`].
 //!
 //! [`Roster`] maps bot names (`random`, `greedy`, `expectimax:3`, `easy`, `normal`, `hard`) to
 //! bots for each game.
 
+pub mod dice_poker;
 pub mod expectimax;
+pub mod ludo;
 pub mod ur;
+pub mod yut;
 
 use madang_core::Game;
 use madang_seed::{Stream, uniform_below};

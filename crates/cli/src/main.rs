@@ -6,6 +6,7 @@
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod serve;
 mod sim;
 
 use std::io::Read;
@@ -41,6 +42,8 @@ enum Command {
     },
     /// Play many seeded games between bots and report win rates and game lengths.
     Sim(sim::SimArgs),
+    /// Run the game server: play against the computer or on one screen in the browser.
+    Serve(serve::ServeArgs),
 }
 
 /// A failure with the exit status it maps to.
@@ -75,6 +78,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             Ok(())
         }
         Command::Sim(args) => sim::run(args),
+        Command::Serve(args) => serve::run(args).map_err(Failure::from),
         Command::Verify { file } => {
             let record = read_record(&file)?;
             match madang_games::verify(&record) {

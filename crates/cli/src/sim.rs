@@ -14,7 +14,7 @@ use crate::Failure;
 /// Arguments of `madang sim`.
 #[derive(Args, Debug)]
 pub struct SimArgs {
-    /// The game: ur (more as they land).
+    /// The game: ur, yut, ludo or dice-poker.
     game: String,
     /// Number of games.
     #[arg(long, default_value_t = 1000)]
@@ -155,8 +155,11 @@ fn text_report(r: &SimReport) -> String {
     }
     let t = &r.timing;
     out += &format!("timing: {:.3} s, {:.0} games/s on {} threads\n", t.seconds, t.games_per_second, t.threads);
-    for (name, us) in &t.decision_microseconds {
-        out += &format!("  {name}: {us:.1} µs per decision\n");
+    for d in &t.decisions {
+        out += &format!(
+            "  {}: {} decisions, mean {:.1} µs, p50 {:.1} µs, p99 {:.1} µs, max {:.1} µs\n",
+            d.bot, d.decisions, d.mean_us, d.p50_us, d.p99_us, d.max_us
+        );
     }
     out
 }

@@ -221,7 +221,8 @@ fn check_unlisted_actions_refused<G: Game>(
     outcomes: &[(G::Action, madang_core::Weight)],
 ) {
     for &action in seen {
-        if legal.contains(&action) || outcomes.iter().any(|(a, _)| *a == action) {
+        let canonical = game.canonical(state, action);
+        if legal.contains(&canonical) || outcomes.iter().any(|(a, _)| *a == action) {
             continue;
         }
         let mut copy = state.clone();

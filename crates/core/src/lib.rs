@@ -38,9 +38,9 @@ pub enum Turn {
 /// How a finished game ended, by the rules.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Outcome {
-    /// One seat (index) won; in team games the index of a winning seat.
+    /// One side won (index into `Game::side_names`, which are the seats except in team games).
     Winner(usize),
-    /// Seats in finishing order, best first (Yut's `ranking` end rule).
+    /// Sides in finishing order, best first (Yut's `ranking` end rule).
     Ranking(Vec<usize>),
     /// Nobody won.
     Draw,
@@ -54,11 +54,21 @@ pub enum Outcome {
 pub trait EventSink<E> {
     /// Called once per event, in the order they happen.
     fn emit(&mut self, event: E);
+
+    /// Emits the event `make` builds, building it only if the sink keeps events (so playouts
+    /// that discard events never format text).
+    #[inline]
+    fn emit_with(&mut self, make: impl FnOnce() -> E) {
+        self.emit(make());
+    }
 }
 
 impl<E> EventSink<E> for () {
     #[inline]
     fn emit(&mut self, _event: E) {}
+
+    #[inline]
+    fn emit_with(&mut self, _make: impl FnOnce() -> E) {}
 }
 
 impl<E> EventSink<E> for Vec<E> {
@@ -130,6 +140,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The game's name in records: `"ur"`, `"yut"`, `"ludo"` or `"dice-poker"`.
     const NAME: &'static str;
 
+    /// Where `madang replay` puts [`Game::figures`] in a finished game's `result`: under
+    /// `stats` (`false`, the default: Yut's `result.stats`) or merged into `result` itself
+    /// (`true`: Dice Poker's `result.hands`).
+    const FIGURES_IN_RESULT: bool = false;
+
     /// Builds the rules from options and an optional seat count.
     ///
     /// # Errors
@@ -138,6 +153,18 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// Seat names in turn order (spec `README.md`, "Seat names").
     fn seat_names(&self) -> Vec<String>;
+
+    /// The names of the sides that win or are ranked: the seats themselves, except in team
+    /// games where a side is a team (Yut `A`, `B` for players `A1`, `A2`, …). [`Outcome`]'s
+    /// indices refer to this list.
+    fn side_names(&self) -> Vec<String> {
+        self.seat_names()
+    }
+
+    /// The side (index into [`Game::side_names`]) that `seat` plays for.
+    fn side_of_seat(&self, seat: usize) -> usize {
+        seat
+    }
 
     /// The position before the first action.
     fn initial_state(&self) -> Self::State;
@@ -180,6 +207,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Games whose first player is decided in play override this.
     fn turn_order(&self, _state: &Self::State) -> Vec<usize> {
         (0..self.seat_names().len()).collect()
+    }
+
+    /// The canonical spelling of an action that [`Game::apply`] accepts under several names
+    /// (Yut's `move P R` names a unit by any of its pieces; `legal` lists the lowest). Most
+    /// games have one spelling per action.
+    fn canonical(&self, _state: &Self::State, action: Self::Action) -> Self::Action {
+        action
     }
 
     /// Extra top-level fields of `madang replay`'s output, as lists of strings (Yut's `pool`:

@@ -21,7 +21,7 @@ use madang_seed::{CHANCE, Seed, Stream, draw_weighted};
 use serde_json::Value;
 
 /// The names of the games this build knows, as written in records.
-pub const GAMES: &[&str] = &["ur"];
+pub const GAMES: &[&str] = &["ur", "dice-poker", "ludo", "yut"];
 
 /// An action a [`Match`] refused: which one and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -227,6 +227,9 @@ pub fn visit<V: Visitor>(
 ) -> Result<V::Output, RecordError> {
     match game {
         "ur" => Ok(visitor.visit(build::<madang_ur::Ur>(rules, players)?)),
+        "yut" => Ok(visitor.visit(build::<madang_yut::Yut>(rules, players)?)),
+        "ludo" => Ok(visitor.visit(build::<madang_ludo::Ludo>(rules, players)?)),
+        "dice-poker" => Ok(visitor.visit(build::<madang_dice_poker::DicePoker>(rules, players)?)),
         other => Err(RecordError::UnknownGame(other.to_owned())),
     }
 }

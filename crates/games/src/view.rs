@@ -73,14 +73,23 @@ pub(crate) fn build<G: Game>(game: &G, state: &G::State, events: Vec<String>, en
         }
         Turn::Terminal => (None, Vec::new()),
     };
+    let sides = game.side_names();
+    let side = |i: usize| sides.get(i).cloned().unwrap_or_default();
     let result = game.outcome(state).map(|outcome| {
         let mut result = match outcome {
-            Outcome::Winner(seat) => json!({ "winner": seats[seat] }),
-            Outcome::Ranking(order) => json!({ "ranking": order.iter().map(|s| &seats[*s]).collect::<Vec<_>>() }),
+            Outcome::Winner(s) => json!({ "winner": side(s) }),
+            Outcome::Ranking(order) => json!({ "ranking": order.iter().map(|s| side(*s)).collect::<Vec<_>>() }),
             Outcome::Draw => json!({ "draw": true }),
             Outcome::NoResult(reason) => json!({ "no_result": reason }),
         };
-        result["stats"] = stats;
+        match (G::FIGURES_IN_RESULT, &stats) {
+            (true, Value::Object(fields)) => {
+                for (key, value) in fields {
+                    result[key] = value.clone();
+                }
+            }
+            _ => result["stats"] = stats.clone(),
+        }
         result
     });
     View {

@@ -82,7 +82,9 @@ impl FigureTotals {
                 let figure = if leaf.counts.is_empty() {
                     Figure::Mean { mean: leaf.sum / n }
                 } else {
-                    Figure::Frequencies { frequencies: leaf.counts.iter().map(|(k, c)| (k.clone(), *c as f64 / n)).collect() }
+                    Figure::Frequencies {
+                        frequencies: leaf.counts.iter().map(|(k, c)| (k.clone(), *c as f64 / n)).collect(),
+                    }
                 };
                 (path.clone(), figure)
             })

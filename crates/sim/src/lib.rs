@@ -9,8 +9,9 @@
 
 mod figures;
 mod stats;
+mod timing;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use madang_bots::{Bot, BotError, Roster};
 use madang_core::{Outcome, Turn};
@@ -19,7 +20,10 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 pub use figures::Figure;
+pub use timing::DecisionTime;
+
 pub use stats::{Interval, LengthStats, Rate, wilson_interval};
+use timing::Histogram;
 
 use figures::FigureTotals;
 
@@ -93,8 +97,6 @@ struct GameSummary {
     outcome: Outcome,
     /// Chance outcomes drawn: rolls or throws.
     length: u32,
-    /// Decisions made by each bot index, and their total time.
-    decision_time: Vec<(u64, Duration)>,
 }
 
 /// The report of a run; everything but `timing` depends only on the game, rules, bots and seed.
@@ -138,8 +140,8 @@ pub struct Timing {
     pub games_per_second: f64,
     /// Worker threads used.
     pub threads: usize,
-    /// Mean decision time per bot in microseconds, when decisions were timed.
-    pub decision_microseconds: Vec<(String, f64)>,
+    /// Decision time per bot, when decisions were timed (`--time-decisions`).
+    pub decisions: Vec<DecisionTime>,
 }
 
 /// Plays the games of `config` on the current rayon pool, calling `progress` with the number of
@@ -172,7 +174,7 @@ pub fn simulate<G: Roster>(
     let started = Instant::now();
     const CHUNK: u64 = 256;
     let chunks: Vec<u64> = (0..config.games.div_ceil(CHUNK)).collect();
-    let chunks: Vec<(Vec<GameSummary>, FigureTotals)> = chunks
+    let chunks: Vec<(Vec<GameSummary>, FigureTotals, Vec<Histogram>)> = chunks
         .par_iter()
         .map(|&chunk| {
             let start = chunk * CHUNK;
@@ -180,18 +182,25 @@ pub fn simulate<G: Roster>(
             let mut runner = Runner::new(game, config, &bot_index, distinct.len());
             let games: Vec<GameSummary> = (start..end).map(|i| runner.play(i)).collect();
             progress(end - start);
-            (games, runner.figures)
+            (games, runner.figures, runner.times)
         })
         .collect();
     let elapsed = started.elapsed();
     let mut figures = FigureTotals::default();
+    let mut times: Vec<Histogram> = distinct.iter().map(|_| Histogram::new()).collect();
     let mut summaries = Vec::with_capacity(config.games as usize);
-    for (games, totals) in chunks {
+    for (games, totals, chunk_times) in chunks {
         summaries.extend(games);
         figures.merge(totals);
+        for (all, chunk) in times.iter_mut().zip(&chunk_times) {
+            all.merge(chunk);
+        }
     }
     let mut report = stats::report(game, config, &distinct, summaries.iter(), elapsed);
     report.figures = figures.report();
+    if config.time_decisions {
+        report.timing.decisions = distinct.iter().zip(&times).map(|(name, h)| h.summary(name)).collect();
+    }
     Ok(report)
 }
 
@@ -202,10 +211,10 @@ struct Runner<'a, G: Roster> {
     seat_names: Vec<String>,
     bot_index: &'a [u8],
     bots: Vec<Box<dyn Bot<G>>>,
-    distinct_bots: usize,
     legal: Vec<G::Action>,
     outcomes: Vec<(G::Action, madang_core::Weight)>,
     figures: FigureTotals,
+    times: Vec<Histogram>,
 }
 
 impl<'a, G: Roster> Runner<'a, G> {
@@ -218,10 +227,10 @@ impl<'a, G: Roster> Runner<'a, G> {
             seat_names: game.seat_names(),
             bot_index,
             bots,
-            distinct_bots,
             legal: Vec::new(),
             outcomes: Vec::new(),
             figures: FigureTotals::default(),
+            times: (0..distinct_bots).map(|_| Histogram::new()).collect(),
         }
     }
 
@@ -233,7 +242,6 @@ impl<'a, G: Roster> Runner<'a, G> {
         let seed = sim_game_seed(self.config.seed, index);
         let mut chance = seed.stream(CHANCE);
         let mut streams: Vec<Stream> = self.seat_names.iter().map(|s| seed.stream(&bot_stream_name(s))).collect();
-        let mut decision_time = vec![(0u64, Duration::ZERO); self.distinct_bots];
         let mut state = self.game.initial_state();
         let mut length = 0u32;
         loop {
@@ -252,9 +260,7 @@ impl<'a, G: Roster> Runner<'a, G> {
                     if self.config.time_decisions {
                         let t = Instant::now();
                         let action = bot.choose(self.game, &state, &self.legal, &mut streams[seat]);
-                        let slot = &mut decision_time[usize::from(self.bot_index[entry])];
-                        slot.0 += 1;
-                        slot.1 += t.elapsed();
+                        self.times[usize::from(self.bot_index[entry])].add(t.elapsed());
                         action
                     } else {
                         bot.choose(self.game, &state, &self.legal, &mut streams[seat])
@@ -272,7 +278,6 @@ impl<'a, G: Roster> Runner<'a, G> {
             turn_order: self.game.turn_order(&state).iter().map(|&s| s as u8).collect(),
             outcome: self.game.outcome(&state).unwrap_or(Outcome::NoResult("unfinished".into())),
             length,
-            decision_time,
         }
     }
 }

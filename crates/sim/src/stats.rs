@@ -105,15 +105,10 @@ pub(crate) fn report<'a, G: Game>(
     let mut draws = 0;
     let mut no_result = 0;
     let mut lengths = Vec::new();
-    let mut decisions = vec![(0u64, Duration::ZERO); distinct.len()];
     let mut games = 0;
     for summary in summaries {
         games += 1;
         lengths.push(summary.length);
-        for (b, (count, time)) in summary.decision_time.iter().enumerate() {
-            decisions[b].0 += count;
-            decisions[b].1 += *time;
-        }
         let winner = match &summary.outcome {
             Outcome::Winner(w) => Some(*w),
             Outcome::Ranking(order) => order.first().copied(),
@@ -128,7 +123,7 @@ pub(crate) fn report<'a, G: Game>(
         };
         let drawn = summary.outcome == Outcome::Draw;
         for seat in 0..n {
-            let won = winner == Some(seat);
+            let won = winner == Some(game.side_of_seat(seat));
             seat_wins[seat].0 += u64::from(won);
             seat_wins[seat].1 += u64::from(drawn);
             let b = &mut bot[usize::from(summary.bot_of_seat[seat])];
@@ -139,7 +134,7 @@ pub(crate) fn report<'a, G: Game>(
         for (p, &seat) in summary.turn_order.iter().enumerate() {
             if let Some(pos) = position.get_mut(p) {
                 pos.0 += 1;
-                pos.1 += u64::from(winner == Some(usize::from(seat)));
+                pos.1 += u64::from(winner == Some(game.side_of_seat(usize::from(seat))));
                 pos.2 += u64::from(drawn);
             }
         }
@@ -166,12 +161,7 @@ pub(crate) fn report<'a, G: Game>(
             seconds,
             games_per_second: if seconds > 0.0 { games as f64 / seconds } else { 0.0 },
             threads: rayon::current_num_threads(),
-            decision_microseconds: distinct
-                .iter()
-                .zip(&decisions)
-                .filter(|(_, (count, _))| *count > 0)
-                .map(|(name, (count, time))| (name.clone(), time.as_secs_f64() * 1e6 / *count as f64))
-                .collect(),
+            decisions: Vec::new(),
         },
     }
 }

@@ -1,0 +1,254 @@
+//! The shared server state: the database, the cookie key, and the registry of games held in
+//! memory, each with one owner (a mutex that commands take in turn) and a version channel that
+//! WebSocket connections watch.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use axum::extract::FromRef;
+use axum_extra::extract::cookie::Key;
+use serde_json::Value;
+use tokio::sync::{OnceCell, watch};
+
+use crate::db::{Db, PlayerRow};
+use crate::error::ApiError;
+use crate::game::{Change, LiveGame};
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// `bytes` random bytes from the operating system, as lowercase hex.
+///
+/// # Errors
+/// The operating system's generator failed.
+pub fn random_hex(bytes: usize) -> Result<String, ApiError> {
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).map_err(|e| ApiError::internal(format!("operating system randomness failed: {e}")))?;
+    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Whether `text` is `len` lowercase hex digits (ids of players and games).
+pub fn is_hex_id(text: &str, len: usize) -> bool {
+    text.len() == len && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// Runs CPU-bound game code (bots may think) without stalling the other tasks of this worker:
+/// on the multi-threaded runtime the worker hands its other tasks over first
+/// (`block_in_place`, no thread switch when nothing waits); elsewhere it runs inline.
+pub fn compute<T>(f: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
+        Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(f),
+        _ => f(),
+    }
+}
+
+/// One game in memory: its single owner and the channel announcing each new version.
+pub struct Slot {
+    /// The game; commands lock it and apply one at a time.
+    pub game: Arc<tokio::sync::Mutex<LiveGame>>,
+    /// The latest stored version, announced after each commit.
+    pub changes: watch::Sender<u64>,
+}
+
+/// Everything the handlers share.
+pub struct App {
+    /// Storage.
+    pub db: Db,
+    /// Signs the player cookie.
+    pub key: Key,
+    /// `--allow-fixed-seed`.
+    pub allow_fixed_seed: bool,
+    /// Games loaded so far, by id.
+    games: Mutex<HashMap<String, Arc<OnceCell<Arc<Slot>>>>>,
+    /// Known players and their nicknames.
+    nicknames: RwLock<HashMap<String, String>>,
+    /// Becomes `true` when the server shuts down.
+    pub shutdown: watch::Receiver<bool>,
+}
+
+/// The axum state: a cheap handle on [`App`].
+#[derive(Clone)]
+pub struct AppState(pub Arc<App>);
+
+impl FromRef<AppState> for Key {
+    fn from_ref(state: &AppState) -> Key {
+        state.0.key.clone()
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = App;
+    fn deref(&self) -> &App {
+        &self.0
+    }
+}
+
+impl App {
+    /// A new state.
+    pub fn new(db: Db, key: Key, allow_fixed_seed: bool, shutdown: watch::Receiver<bool>) -> App {
+        App {
+            db,
+            key,
+            allow_fixed_seed,
+            games: Mutex::new(HashMap::new()),
+            nicknames: RwLock::new(HashMap::new()),
+            shutdown,
+        }
+    }
+
+    /// A copy of the nickname table.
+    pub fn nicknames(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, String>> {
+        self.nicknames.read().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn remember(&self, id: &str, nickname: &str) {
+        self.nicknames
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(id.to_owned(), nickname.to_owned());
+    }
+
+    /// Whether the player exists (cached after the first look-up).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn known_player(&self, id: &str) -> Result<bool, ApiError> {
+        if self.nicknames().contains_key(id) {
+            return Ok(true);
+        }
+        match self.db.player(id).await? {
+            Some(player) => {
+                self.remember(&player.id, &player.nickname);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// Creates a guest player.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn create_player(&self) -> Result<PlayerRow, ApiError> {
+        let id = random_hex(16)?;
+        let player = PlayerRow { nickname: format!("Guest {}", &id[..4]), id, created: now_ms() };
+        self.db.create_player(&player).await?;
+        self.remember(&player.id, &player.nickname);
+        tracing::info!(player = %player.id, "guest player created");
+        Ok(player)
+    }
+
+    /// Changes a nickname.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn set_nickname(&self, id: &str, nickname: &str) -> Result<(), ApiError> {
+        self.db.set_nickname(id, nickname).await?;
+        self.remember(id, nickname);
+        Ok(())
+    }
+
+    /// The game with this id, loaded from storage on first use (replaying its actions and
+    /// restoring its stream positions).
+    ///
+    /// # Errors
+    /// `unknown_game_id`, or a storage or load failure.
+    pub async fn slot(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
+        if !is_hex_id(id, 16) {
+            return Err(ApiError::unknown_game_id(id));
+        }
+        let cell = {
+            let mut games = self.games.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            games.entry(id.to_owned()).or_default().clone()
+        };
+        let result = cell
+            .get_or_try_init(|| async {
+                let Some((row, actions)) = self.db.load_game(id).await? else {
+                    return Err(ApiError::unknown_game_id(id));
+                };
+                let live = tokio::task::spawn_blocking(move || LiveGame::load(&row, &actions))
+                    .await
+                    .map_err(|e| ApiError::internal(format!("loading game {id}: {e}")))??;
+                for player in live.participants() {
+                    if !self.nicknames().contains_key(&player)
+                        && let Some(row) = self.db.player(&player).await?
+                    {
+                        self.remember(&row.id, &row.nickname);
+                    }
+                }
+                tracing::info!(game = %id, version = live.version(), "game loaded from storage");
+                Ok(Arc::new(Slot {
+                    changes: watch::Sender::new(live.version()),
+                    game: Arc::new(tokio::sync::Mutex::new(live)),
+                }))
+            })
+            .await
+            .cloned();
+        if result.is_err() {
+            let mut games = self.games.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if games.get(id).is_some_and(|c| c.get().is_none()) {
+                games.remove(id);
+            }
+        }
+        result
+    }
+
+    /// Registers a newly created (and stored) game.
+    pub fn insert(&self, live: LiveGame) -> Arc<Slot> {
+        let id = live.id.clone();
+        let slot = Arc::new(Slot {
+            changes: watch::Sender::new(live.version()),
+            game: Arc::new(tokio::sync::Mutex::new(live)),
+        });
+        let cell = OnceCell::new_with(Some(slot.clone()));
+        self.games.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(id, Arc::new(cell));
+        slot
+    }
+
+    /// Runs a command on a game: `command` computes the change on a copy (off the async
+    /// threads: CPU seats may think), the change is stored in one transaction, and only then
+    /// applied in memory, answered, and announced. Returns the `events` message for `player`.
+    ///
+    /// The work runs in its own task, so a client that goes away (or a request timeout) cannot
+    /// interrupt it between the commit and the update in memory.
+    ///
+    /// # Errors
+    /// The command's refusal, or a storage failure (nothing changes then).
+    pub async fn command<F>(state: &AppState, slot: Arc<Slot>, player: String, command: F) -> Result<Value, ApiError>
+    where
+        F: FnOnce(&LiveGame) -> Result<Change, ApiError> + Send + 'static,
+    {
+        let app = state.0.clone();
+        tokio::spawn(async move { app.run_command(&slot, &player, command).await })
+            .await
+            .map_err(|e| ApiError::internal(format!("a command failed: {e}")))?
+    }
+
+    async fn run_command<F>(&self, slot: &Slot, player: &str, command: F) -> Result<Value, ApiError>
+    where
+        F: FnOnce(&LiveGame) -> Result<Change, ApiError> + Send + 'static,
+    {
+        let mut guard = slot.game.lock().await;
+        let from = guard.version();
+        let change = compute(|| command(&guard))?;
+        let update = guard.update(&change.core);
+        let rows = LiveGame::action_rows(&change.entries);
+        let outcomes = guard.outcomes(&change.core);
+        if let Err(error) = self.db.store_batch(&guard.id, from as i64, &update, &rows, &outcomes).await {
+            // Whether the commit happened is unknown: reload from storage on next use.
+            self.evict(&guard.id);
+            return Err(ApiError::storage(&error));
+        }
+        guard.commit(change);
+        let message = guard.events_message(from, player, &self.nicknames());
+        slot.changes.send_replace(guard.version());
+        Ok(message)
+    }
+
+    pub(crate) fn evict(&self, id: &str) {
+        self.games.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(id);
+    }
+}

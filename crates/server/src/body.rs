@@ -1,0 +1,71 @@
+//! Request bodies: JSON parsed with errors that name the field, and every failure as an
+//! [`ApiError`] body.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+
+/// A JSON request body.
+pub struct JsonBody<T>(pub T);
+
+/// A JSON request body that may be empty (then `T::default()`).
+pub struct OptionalJsonBody<T>(pub T);
+
+async fn bytes<S: Send + Sync>(request: Request, state: &S) -> Result<Bytes, ApiError> {
+    Bytes::from_request(request, state).await.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", "the request body is over 16 KiB")
+        } else {
+            ApiError::bad_request("malformed_json", format!("the request body could not be read: {}", e.body_text()))
+        }
+    })
+}
+
+/// Parses JSON text naming the field at fault.
+///
+/// # Errors
+/// `malformed_json` with the field path and serde's message.
+pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let value: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let message = if path == "." || path == "?" {
+            format!("the body is not the expected JSON: {inner}")
+        } else {
+            format!("the body is not the expected JSON: field `{path}`: {inner}")
+        };
+        ApiError::bad_request("malformed_json", message)
+    })?;
+    deserializer
+        .end()
+        .map_err(|e| ApiError::bad_request("malformed_json", format!("the body is not the expected JSON: {e}")))?;
+    Ok(value)
+}
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        let bytes = bytes(request, state).await?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Err(ApiError::bad_request("malformed_json", "the request body is empty; JSON is expected"));
+        }
+        parse(&bytes).map(JsonBody)
+    }
+}
+
+impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        let bytes = bytes(request, state).await?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(OptionalJsonBody(T::default()));
+        }
+        parse(&bytes).map(OptionalJsonBody)
+    }
+}

@@ -1,0 +1,585 @@
+//! Storage: one query set over sqlx's `Any` driver for SQLite and PostgreSQL.
+//!
+//! Both backends accept `$1, $2, …` placeholders, so every query is written once. Values are
+//! the types both share: `BIGINT` (`i64`) and `TEXT` (`String`, JSON documents included).
+//! Migrations live in `migrations/sqlite` and `migrations/postgres` (embedded in the binary)
+//! and are applied on start.
+
+use std::borrow::Cow;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::{AnyPool, AssertSqlSafe, Executor, Row, SqlSafeStr};
+
+use crate::error::ServerError;
+
+/// The SQLite durability setting (`PRAGMA synchronous`); PostgreSQL has its own
+/// (`synchronous_commit`, on by default).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Synchronous {
+    /// WAL with `synchronous = NORMAL` (default): a commit survives a crash of the server
+    /// process (SIGKILL included); the last commits may be lost on power loss or an OS crash.
+    #[default]
+    Normal,
+    /// WAL with `synchronous = FULL`: every commit is fsynced, so it also survives power loss,
+    /// at the cost of one fsync per command.
+    Full,
+}
+
+impl FromStr for Synchronous {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text {
+            "normal" => Ok(Synchronous::Normal),
+            "full" => Ok(Synchronous::Full),
+            other => Err(format!("expected `normal` or `full`, got {other:?}")),
+        }
+    }
+}
+
+/// Which database the URL names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// `sqlite://…`
+    Sqlite,
+    /// `postgres://…` or `postgresql://…`
+    Postgres,
+}
+
+/// A player row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerRow {
+    /// Random 128-bit id, 32 hex digits.
+    pub id: String,
+    /// Display name.
+    pub nickname: String,
+    /// Creation time (ms since the epoch).
+    pub created: i64,
+}
+
+/// A game row: everything but the actions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    /// Random 64-bit id, 16 hex digits.
+    pub id: String,
+    /// The creating player.
+    pub owner: String,
+    /// `ur`, `yut`, `ludo`, `dice-poker`.
+    pub game: String,
+    /// The record's `rules` object (JSON text).
+    pub rules: String,
+    /// The record's `players`.
+    pub players: Option<i64>,
+    /// JSON list of seats: `{"name", "kind", "level", "player"}`.
+    pub seats: String,
+    /// `computer` or `same_screen`.
+    pub mode: String,
+    /// The CPU level(s), or null without CPU seats.
+    pub cpu: Option<String>,
+    /// The seed, 64 hex digits (revealed only when finished).
+    pub seed: String,
+    /// SHA-256 of the seed.
+    pub commitment: String,
+    /// `ongoing` or `finished`.
+    pub status: String,
+    /// The final view's `result` (JSON text) once finished.
+    pub result: Option<String>,
+    /// `resign` or `abandoned` for a game ended by a person.
+    pub end_reason: Option<String>,
+    /// The seat that resigned or left.
+    pub end_by: Option<String>,
+    /// Number of events in the game's log.
+    pub version: i64,
+    /// Word position of the `chance` stream.
+    pub chance_pos: i64,
+    /// JSON list of the word positions of the `bot:SEAT` streams, in seat order.
+    pub bot_pos: String,
+    /// Time played (capped gaps), ms.
+    pub play_ms: i64,
+    /// Timestamps, ms since the epoch.
+    pub created: i64,
+    /// Last change.
+    pub updated: i64,
+    /// End of the game.
+    pub finished: Option<i64>,
+}
+
+/// One stored action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionRow {
+    /// 0-based index in the record's `actions`.
+    pub idx: i64,
+    /// Notation.
+    pub action: String,
+    /// The seat that acted (null for chance).
+    pub seat: Option<String>,
+    /// `human`, `cpu` or `chance`.
+    pub actor: String,
+    /// When it was applied.
+    pub created: i64,
+}
+
+/// The changing part of a game row, written with each batch of actions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameUpdate {
+    /// `ongoing` or `finished`.
+    pub status: String,
+    /// JSON text of the result.
+    pub result: Option<String>,
+    /// Ending by a person.
+    pub end_reason: Option<String>,
+    /// Who.
+    pub end_by: Option<String>,
+    /// New version.
+    pub version: i64,
+    /// Stream positions.
+    pub chance_pos: i64,
+    /// JSON list.
+    pub bot_pos: String,
+    /// Time played.
+    pub play_ms: i64,
+    /// Now.
+    pub updated: i64,
+    /// Set when the game ends.
+    pub finished: Option<i64>,
+}
+
+/// A game of a player's history with the player's outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HistoryRow {
+    /// The game.
+    pub game: GameRow,
+    /// The player's outcome once finished.
+    pub outcome: Option<String>,
+}
+
+/// The database.
+#[derive(Clone, Debug)]
+pub struct Db {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[(1, "init", include_str!("../migrations/sqlite/0001_init.sql"))];
+const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[(1, "init", include_str!("../migrations/postgres/0001_init.sql"))];
+
+const GAME_COLUMNS: &str = "id, owner, game, rules, players, seats, mode, cpu, seed, commitment, status, result, \
+     end_reason, end_by, version, chance_pos, bot_pos, play_ms, created, updated, finished";
+
+/// How often SQLite's WAL is checkpointed in the background.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
+
+/// Rows per multi-row `INSERT` (6 values each, well under both backends' parameter limits).
+const INSERT_CHUNK: usize = 200;
+
+impl Db {
+    /// Opens the database named by `url` (`sqlite://PATH` or `postgres://…`) and applies the
+    /// migrations. A SQLite file is created if missing and put in WAL mode.
+    ///
+    /// # Errors
+    /// A bad URL, an unreachable server, or a failed migration.
+    pub async fn connect(url: &str, synchronous: Synchronous) -> Result<Db, ServerError> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Backend::Postgres
+        } else {
+            return Err(ServerError::Config(format!("--database must be sqlite://PATH or postgres://…, got {url:?}")));
+        };
+        let url = match backend {
+            Backend::Sqlite if !url.contains("mode=") => {
+                format!("{url}{}mode=rwc", if url.contains('?') { '&' } else { '?' })
+            }
+            _ => url.to_owned(),
+        };
+        let options = AnyPoolOptions::new().acquire_timeout(Duration::from_secs(10));
+        let pool = match backend {
+            Backend::Sqlite => {
+                let pragma = match synchronous {
+                    Synchronous::Normal => "PRAGMA synchronous = NORMAL",
+                    Synchronous::Full => "PRAGMA synchronous = FULL",
+                };
+                options
+                    .max_connections(4)
+                    .after_connect(move |conn, _meta| {
+                        Box::pin(async move {
+                            conn.execute(pragma).await?;
+                            // Checkpoints run in the background (`Db::checkpoint`), not inside
+                            // a command's commit, where their fsyncs would stall the answer.
+                            conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
+                            Ok(())
+                        })
+                    })
+                    .connect(&url)
+                    .await?
+            }
+            Backend::Postgres => options.max_connections(16).connect(&url).await?,
+        };
+        if backend == Backend::Sqlite {
+            // Persistent in the file; set once here rather than on every connection (changing
+            // the journal mode needs a lock that cannot wait).
+            let mode: String = sqlx::query_scalar("PRAGMA journal_mode = WAL").fetch_one(&pool).await?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                return Err(ServerError::Config(format!("SQLite refused WAL mode (journal mode is {mode})")));
+            }
+        }
+        let db = Db { pool, backend };
+        db.migrate().await?;
+        Ok(db)
+    }
+
+    /// Which backend this is.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Closes the pool, waiting for connections to finish (SQLite: after a last checkpoint).
+    pub async fn close(&self) {
+        if self.backend == Backend::Sqlite
+            && let Err(error) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&self.pool).await
+        {
+            tracing::warn!(%error, "final WAL checkpoint failed");
+        }
+        self.pool.close().await;
+    }
+
+    /// SQLite: copies the WAL into the database file (a passive checkpoint: writers go on),
+    /// every `CHECKPOINT_EVERY` until `stop` turns true. Commands never checkpoint themselves.
+    pub async fn checkpoint(&self, mut stop: tokio::sync::watch::Receiver<bool>) {
+        if self.backend != Backend::Sqlite {
+            return;
+        }
+        let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {
+                    if let Err(error) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&self.pool).await {
+                        tracing::warn!(%error, "WAL checkpoint failed");
+                    }
+                }
+                _ = stop.changed() => break,
+            }
+        }
+    }
+
+    async fn migrate(&self) -> Result<(), ServerError> {
+        let list = match self.backend {
+            Backend::Sqlite => SQLITE_MIGRATIONS,
+            Backend::Postgres => POSTGRES_MIGRATIONS,
+        };
+        let migrations = list
+            .iter()
+            .map(|&(version, description, sql)| {
+                Migration::new(version, Cow::Borrowed(description), MigrationType::Simple, sql.into_sql_str(), false)
+            })
+            .collect();
+        Migrator::with_migrations(migrations).run(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Creates a player.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn create_player(&self, player: &PlayerRow) -> Result<(), sqlx::Error> {
+        sqlx::query("INSERT INTO players (id, nickname, created) VALUES ($1, $2, $3)")
+            .bind(player.id.clone())
+            .bind(player.nickname.clone())
+            .bind(player.created)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The player with this id.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn player(&self, id: &str) -> Result<Option<PlayerRow>, sqlx::Error> {
+        let row = sqlx::query("SELECT id, nickname, created FROM players WHERE id = $1")
+            .bind(id.to_owned())
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| {
+            Ok(PlayerRow {
+                id: row.try_get("id")?,
+                nickname: row.try_get("nickname")?,
+                created: row.try_get("created")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Nicknames of these players (missing ids are left out).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn nicknames(&self, ids: &[String]) -> Result<Vec<(String, String)>, sqlx::Error> {
+        let mut out = Vec::new();
+        for id in ids {
+            if let Some(player) = self.player(id).await? {
+                out.push((player.id, player.nickname));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Changes a player's nickname.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn set_nickname(&self, id: &str, nickname: &str) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE players SET nickname = $1 WHERE id = $2")
+            .bind(nickname.to_owned())
+            .bind(id.to_owned())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Stores a new game, its participants and its first actions in one transaction.
+    ///
+    /// # Errors
+    /// A database error; nothing is stored then.
+    pub async fn create_game(
+        &self,
+        game: &GameRow,
+        participants: &[String],
+        actions: &[ActionRow],
+        outcomes: &[(String, String)],
+    ) -> Result<(), sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        let sql = format!(
+            "INSERT INTO games ({GAME_COLUMNS}) VALUES \
+             ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)"
+        );
+        sqlx::query(AssertSqlSafe(sql))
+            .bind(game.id.clone())
+            .bind(game.owner.clone())
+            .bind(game.game.clone())
+            .bind(game.rules.clone())
+            .bind(game.players)
+            .bind(game.seats.clone())
+            .bind(game.mode.clone())
+            .bind(game.cpu.clone())
+            .bind(game.seed.clone())
+            .bind(game.commitment.clone())
+            .bind(game.status.clone())
+            .bind(game.result.clone())
+            .bind(game.end_reason.clone())
+            .bind(game.end_by.clone())
+            .bind(game.version)
+            .bind(game.chance_pos)
+            .bind(game.bot_pos.clone())
+            .bind(game.play_ms)
+            .bind(game.created)
+            .bind(game.updated)
+            .bind(game.finished)
+            .execute(&mut *tx)
+            .await?;
+        for player in participants {
+            sqlx::query("INSERT INTO game_players (game_id, player_id, outcome) VALUES ($1, $2, NULL)")
+                .bind(game.id.clone())
+                .bind(player.clone())
+                .execute(&mut *tx)
+                .await?;
+        }
+        insert_actions(&mut tx, &game.id, actions).await?;
+        set_outcomes(&mut tx, &game.id, outcomes).await?;
+        tx.commit().await
+    }
+
+    /// Stores a batch of new actions and the game's new stream positions, status and version in
+    /// one transaction. Checks that the stored version is `from_version`, so two writers can
+    /// never interleave.
+    ///
+    /// # Errors
+    /// A database error, or a version that moved (nothing is stored then).
+    pub async fn store_batch(
+        &self,
+        id: &str,
+        from_version: i64,
+        update: &GameUpdate,
+        actions: &[ActionRow],
+        outcomes: &[(String, String)],
+    ) -> Result<(), sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE games SET status = $1, result = $2, end_reason = $3, end_by = $4, version = $5, \
+             chance_pos = $6, bot_pos = $7, play_ms = $8, updated = $9, finished = $10 \
+             WHERE id = $11 AND version = $12",
+        )
+        .bind(update.status.clone())
+        .bind(update.result.clone())
+        .bind(update.end_reason.clone())
+        .bind(update.end_by.clone())
+        .bind(update.version)
+        .bind(update.chance_pos)
+        .bind(update.bot_pos.clone())
+        .bind(update.play_ms)
+        .bind(update.updated)
+        .bind(update.finished)
+        .bind(id.to_owned())
+        .bind(from_version)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(sqlx::Error::Protocol(format!(
+                "game {id} is no longer at version {from_version}: another writer changed it"
+            )));
+        }
+        insert_actions(&mut tx, id, actions).await?;
+        set_outcomes(&mut tx, id, outcomes).await?;
+        tx.commit().await
+    }
+
+    /// A game and its actions in order.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn load_game(&self, id: &str) -> Result<Option<(GameRow, Vec<ActionRow>)>, sqlx::Error> {
+        let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
+        let Some(row) = sqlx::query(AssertSqlSafe(sql)).bind(id.to_owned()).fetch_optional(&self.pool).await? else {
+            return Ok(None);
+        };
+        let game = game_row(&row)?;
+        let rows = sqlx::query("SELECT idx, action, seat, actor, created FROM actions WHERE game_id = $1 ORDER BY idx")
+            .bind(id.to_owned())
+            .fetch_all(&self.pool)
+            .await?;
+        let actions = rows
+            .iter()
+            .map(|row| {
+                Ok(ActionRow {
+                    idx: row.try_get("idx")?,
+                    action: row.try_get("action")?,
+                    seat: row.try_get("seat")?,
+                    actor: row.try_get("actor")?,
+                    created: row.try_get("created")?,
+                })
+            })
+            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        Ok(Some((game, actions)))
+    }
+
+    /// A player's games, newest first, with the player's outcome.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn history(&self, player: &str, limit: i64, offset: i64) -> Result<Vec<HistoryRow>, sqlx::Error> {
+        let columns = GAME_COLUMNS.split(", ").map(|c| format!("g.{c}")).collect::<Vec<_>>().join(", ");
+        let sql = format!(
+            "SELECT {columns}, gp.outcome AS outcome FROM game_players gp JOIN games g ON g.id = gp.game_id \
+             WHERE gp.player_id = $1 ORDER BY g.created DESC, g.id DESC LIMIT $2 OFFSET $3"
+        );
+        let rows = sqlx::query(AssertSqlSafe(sql))
+            .bind(player.to_owned())
+            .bind(limit)
+            .bind(offset)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|row| Ok(HistoryRow { game: game_row(row)?, outcome: row.try_get("outcome")? })).collect()
+    }
+
+    /// Every game of a player (for stats): game, mode, cpu, status, outcome, time played.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn stats_rows(&self, player: &str) -> Result<Vec<crate::stats::StatsRow>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT g.game AS game, g.mode AS mode, g.cpu AS cpu, g.status AS status, gp.outcome AS outcome, \
+             g.play_ms AS play_ms FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE gp.player_id = $1",
+        )
+        .bind(player.to_owned())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(crate::stats::StatsRow {
+                    game: row.try_get("game")?,
+                    mode: row.try_get("mode")?,
+                    cpu: row.try_get("cpu")?,
+                    status: row.try_get("status")?,
+                    outcome: row.try_get("outcome")?,
+                    play_ms: row.try_get("play_ms")?,
+                })
+            })
+            .collect()
+    }
+}
+
+fn game_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
+    Ok(GameRow {
+        id: row.try_get("id")?,
+        owner: row.try_get("owner")?,
+        game: row.try_get("game")?,
+        rules: row.try_get("rules")?,
+        players: row.try_get("players")?,
+        seats: row.try_get("seats")?,
+        mode: row.try_get("mode")?,
+        cpu: row.try_get("cpu")?,
+        seed: row.try_get("seed")?,
+        commitment: row.try_get("commitment")?,
+        status: row.try_get("status")?,
+        result: row.try_get("result")?,
+        end_reason: row.try_get("end_reason")?,
+        end_by: row.try_get("end_by")?,
+        version: row.try_get("version")?,
+        chance_pos: row.try_get("chance_pos")?,
+        bot_pos: row.try_get("bot_pos")?,
+        play_ms: row.try_get("play_ms")?,
+        created: row.try_get("created")?,
+        updated: row.try_get("updated")?,
+        finished: row.try_get("finished")?,
+    })
+}
+
+async fn insert_actions(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    actions: &[ActionRow],
+) -> Result<(), sqlx::Error> {
+    for chunk in actions.chunks(INSERT_CHUNK) {
+        let mut sql = String::from("INSERT INTO actions (game_id, idx, action, seat, actor, created) VALUES ");
+        for i in 0..chunk.len() {
+            let b = i * 6;
+            if i > 0 {
+                sql.push_str(", ");
+            }
+            sql.push_str(&format!("(${}, ${}, ${}, ${}, ${}, ${})", b + 1, b + 2, b + 3, b + 4, b + 5, b + 6));
+        }
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for action in chunk {
+            query = query
+                .bind(id.to_owned())
+                .bind(action.idx)
+                .bind(action.action.clone())
+                .bind(action.seat.clone())
+                .bind(action.actor.clone())
+                .bind(action.created);
+        }
+        query.execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
+async fn set_outcomes(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    outcomes: &[(String, String)],
+) -> Result<(), sqlx::Error> {
+    for (player, outcome) in outcomes {
+        sqlx::query("UPDATE game_players SET outcome = $1 WHERE game_id = $2 AND player_id = $3")
+            .bind(outcome.clone())
+            .bind(id.to_owned())
+            .bind(player.clone())
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}

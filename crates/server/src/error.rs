@@ -1,0 +1,118 @@
+//! Errors: [`ApiError`] (what a client is told, as `{"error": {"code", "message"}}`) and
+//! [`ServerError`] (why the server could not start or stopped).
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+/// Why the server could not start or run.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// A file or socket operation failed; the text says which.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// The database could not be opened or queried.
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    /// A migration failed.
+    #[error("database migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A setting is not usable.
+    #[error("{0}")]
+    Config(String),
+}
+
+impl ServerError {
+    pub(crate) fn io(what: impl Into<String>, source: std::io::Error) -> Self {
+        ServerError::Io { what: what.into(), source }
+    }
+}
+
+/// An error answered to a client: HTTP status, stable code, a message for people, and for
+/// `stale_version` the game's current version.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct ApiError {
+    /// The HTTP status.
+    pub status: StatusCode,
+    /// The stable code (`docs/api.md`).
+    pub code: &'static str,
+    /// What is wrong, naming the field, key, seat or reason.
+    pub message: String,
+    /// The game's current version, where it helps the client resynchronise.
+    pub version: Option<u64>,
+}
+
+impl ApiError {
+    /// An error with this status, code and message.
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        ApiError { status, code, message: message.into(), version: None }
+    }
+
+    /// Adds the game's current version.
+    pub fn with_version(mut self, version: u64) -> Self {
+        self.version = Some(version);
+        self
+    }
+
+    pub(crate) fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::BAD_REQUEST, code, message)
+    }
+
+    pub(crate) fn unprocessable(code: &'static str, message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
+    }
+
+    pub(crate) fn forbidden(code: &'static str, message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::FORBIDDEN, code, message)
+    }
+
+    pub(crate) fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::CONFLICT, code, message)
+    }
+
+    pub(crate) fn unknown_game_id(id: &str) -> Self {
+        ApiError::new(StatusCode::NOT_FOUND, "unknown_game_id", format!("no game with id {id:?}"))
+    }
+
+    pub(crate) fn internal(message: impl Into<String>) -> Self {
+        let message = message.into();
+        tracing::error!(%message, "internal error");
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
+    }
+
+    pub(crate) fn storage(error: &sqlx::Error) -> Self {
+        tracing::error!(%error, "storage error");
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "storage",
+            format!("the database refused the change, nothing was stored: {error}"),
+        )
+    }
+
+    /// The JSON body `{"error": {"code", "message", "version"?}}`.
+    pub fn body(&self) -> serde_json::Value {
+        let mut error = json!({ "code": self.code, "message": self.message });
+        if let Some(version) = self.version {
+            error["version"] = json!(version);
+        }
+        json!({ "error": error })
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, axum::Json(self.body())).into_response()
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(error: sqlx::Error) -> Self {
+        ApiError::storage(&error)
+    }
+}

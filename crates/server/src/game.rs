@@ -1,0 +1,866 @@
+//! One game as the server holds it: the match, its streams, its seats and its event log, and
+//! the commands that change it. Pure code: no I/O, no clock (times are passed in); the caller
+//! stores what a command produced before anyone hears of it.
+
+use std::collections::HashMap;
+
+use axum::http::StatusCode;
+use madang_core::{Outcome, Turn};
+use madang_games::{End, EndReason, Record};
+use madang_seed::{CHANCE, Seed, Stream, bot_stream_name};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::catalogue;
+use crate::db::{ActionRow, GameRow, GameUpdate};
+use crate::error::ApiError;
+use crate::live::{LiveMatch, open_live};
+
+/// A gap between two changes longer than this counts as this much time played.
+pub const PLAY_GAP_CAP_MS: i64 = 5 * 60 * 1000;
+
+/// The most actions the server plays by itself in one command (a guard; no game comes near).
+const MAX_AUTO_ACTIONS: usize = 100_000;
+
+/// Who sits in a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    /// The game's seat name.
+    pub name: String,
+    /// `human` or `cpu`.
+    pub kind: SeatKind,
+    /// The CPU level or bot name.
+    #[serde(default)]
+    pub level: Option<String>,
+    /// The player owning a human seat.
+    #[serde(default)]
+    pub player: Option<String>,
+}
+
+/// Human or computer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatKind {
+    /// A person on the owner's screen.
+    Human,
+    /// The computer.
+    Cpu,
+}
+
+/// Who made an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Actor {
+    /// A person.
+    Human,
+    /// A computer seat.
+    Cpu,
+    /// The dice (the chance stream).
+    Chance,
+}
+
+impl Actor {
+    fn as_str(self) -> &'static str {
+        match self {
+            Actor::Human => "human",
+            Actor::Cpu => "cpu",
+            Actor::Chance => "chance",
+        }
+    }
+
+    fn parse(text: &str) -> Actor {
+        match text {
+            "human" => Actor::Human,
+            "cpu" => Actor::Cpu,
+            _ => Actor::Chance,
+        }
+    }
+}
+
+/// One entry of a game's event log; the game's version is the number of entries.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LogEntry {
+    /// The version after this entry (1-based).
+    pub version: u64,
+    /// What happened.
+    #[serde(flatten)]
+    pub kind: EntryKind,
+    /// When (ms since the epoch).
+    pub at: i64,
+}
+
+/// An action or an ending.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EntryKind {
+    /// An action of the record.
+    Action {
+        /// 0-based index in the record's `actions`.
+        index: usize,
+        /// Notation.
+        action: String,
+        /// The seat that acted; null for chance.
+        seat: Option<String>,
+        /// Who.
+        by: Actor,
+        /// The engine's events.
+        events: Vec<String>,
+    },
+    /// A person ended the game.
+    End {
+        /// How.
+        end: End,
+    },
+}
+
+/// The part of a game a command changes: applied to a copy and swapped in once stored.
+#[derive(Clone)]
+pub struct Core {
+    /// The match.
+    pub game: Box<dyn LiveMatch>,
+    /// The `chance` stream.
+    pub chance: Stream,
+    /// The `bot:SEAT` streams, in seat order.
+    pub bots: Vec<Stream>,
+    /// An ending by a person.
+    pub end: Option<End>,
+    /// Number of log entries.
+    pub version: u64,
+    /// Number of actions applied.
+    pub actions: usize,
+    /// Time played.
+    pub play_ms: i64,
+    /// Last change.
+    pub updated: i64,
+    /// End time.
+    pub finished: Option<i64>,
+}
+
+impl Core {
+    /// Whether the game has ended (by its rules or by a person).
+    pub fn ended(&self) -> bool {
+        self.end.is_some() || self.game.turn() == Turn::Terminal
+    }
+}
+
+/// What a person asks to do.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionRequest {
+    /// The action in notation.
+    pub action: String,
+    /// The version the client saw.
+    pub version: u64,
+    /// The seat that acts (default: the seat to move).
+    #[serde(default)]
+    pub seat: Option<String>,
+}
+
+/// The result of a command: the new core and the new log entries (not yet stored).
+pub struct Change {
+    /// The core after the command.
+    pub core: Core,
+    /// The entries it added.
+    pub entries: Vec<LogEntry>,
+}
+
+/// A game held in memory.
+pub struct LiveGame {
+    /// Game id.
+    pub id: String,
+    /// The creating player.
+    pub owner: String,
+    /// The game's name.
+    pub game: String,
+    /// Its rules object.
+    pub rules: Value,
+    /// Its `players`.
+    pub players: Option<usize>,
+    /// Seats in seat order.
+    pub seats: Vec<Seat>,
+    /// `computer` or `same_screen`.
+    pub mode: String,
+    /// CPU level(s).
+    pub cpu: Option<String>,
+    /// The seed.
+    pub seed: Seed,
+    /// Creation time.
+    pub created: i64,
+    /// What commands change.
+    pub core: Core,
+    /// The event log.
+    pub log: Vec<LogEntry>,
+}
+
+/// A validated creation request.
+pub struct NewGame {
+    /// Game id.
+    pub id: String,
+    /// Creator.
+    pub owner: String,
+    /// Game name.
+    pub game: String,
+    /// Rules object.
+    pub rules: Value,
+    /// Players.
+    pub players: Option<usize>,
+    /// Seats as requested: `None` for human, `Some(level)` for CPU.
+    pub seats: Vec<Option<String>>,
+    /// Seed.
+    pub seed: Seed,
+    /// Now.
+    pub now: i64,
+}
+
+fn stream_pos(stream: &Stream) -> i64 {
+    i64::try_from(stream.get_word_pos()).unwrap_or(i64::MAX)
+}
+
+fn rules_error(error: madang_games::RecordError) -> ApiError {
+    match error {
+        madang_games::RecordError::UnknownGame(_) => ApiError::unprocessable("unknown_game", error.to_string()),
+        other => ApiError::unprocessable("bad_rules", other.to_string()),
+    }
+}
+
+impl LiveGame {
+    /// Builds a new game from a creation request and plays up to the first human decision.
+    ///
+    /// # Errors
+    /// An unknown game, bad rules, bad seats or an unknown CPU level, each named.
+    pub fn create(new: NewGame) -> Result<LiveGame, ApiError> {
+        let match_ = open_live(&new.game, &new.rules, new.players).map_err(rules_error)?;
+        let names = match_.seat_names();
+        let seats_requested = if new.seats.is_empty() {
+            let mut seats = vec![None];
+            seats.extend(std::iter::repeat_n(Some("normal".to_owned()), names.len().saturating_sub(1)));
+            seats
+        } else {
+            new.seats
+        };
+        if seats_requested.len() != names.len() {
+            return Err(ApiError::unprocessable(
+                "bad_seats",
+                format!(
+                    "{} with these rules has {} seats ({}), but {} were given",
+                    new.game,
+                    names.len(),
+                    names.join(", "),
+                    seats_requested.len()
+                ),
+            ));
+        }
+        if seats_requested.iter().all(Option::is_some) {
+            return Err(ApiError::unprocessable("bad_seats", "at least one seat must be {\"kind\": \"human\"}"));
+        }
+        let mut seats = Vec::with_capacity(names.len());
+        for (name, level) in names.iter().zip(seats_requested) {
+            if let Some(level) = &level {
+                match_.check_bot(level).map_err(|e| {
+                    ApiError::unprocessable("bad_level", format!("seat {name}: {e} (levels: easy, normal, hard)"))
+                })?;
+            }
+            let kind = if level.is_some() { SeatKind::Cpu } else { SeatKind::Human };
+            let player = level.is_none().then(|| new.owner.clone());
+            seats.push(Seat { name: name.clone(), kind, level, player });
+        }
+        let mut levels: Vec<String> = seats.iter().filter_map(|s| s.level.clone()).collect();
+        levels.sort();
+        levels.dedup();
+        let (mode, cpu) = if levels.is_empty() { ("same_screen", None) } else { ("computer", Some(levels.join("+"))) };
+        let core = Core {
+            chance: new.seed.stream(CHANCE),
+            bots: names.iter().map(|s| new.seed.stream(&bot_stream_name(s))).collect(),
+            game: match_,
+            end: None,
+            version: 0,
+            actions: 0,
+            play_ms: 0,
+            updated: new.now,
+            finished: None,
+        };
+        let mut live = LiveGame {
+            id: new.id,
+            owner: new.owner,
+            game: new.game,
+            rules: new.rules,
+            players: new.players,
+            seats,
+            mode: mode.to_owned(),
+            cpu,
+            seed: new.seed,
+            created: new.now,
+            core,
+            log: Vec::new(),
+        };
+        let mut core = live.core.clone();
+        let entries = live.advance(&mut core, new.now)?;
+        live.core = core;
+        live.log = entries;
+        Ok(live)
+    }
+
+    /// Rebuilds a stored game: replays its actions and restores its stream positions.
+    ///
+    /// # Errors
+    /// A stored game the engine no longer accepts (an internal error naming it).
+    pub fn load(row: &GameRow, actions: &[ActionRow]) -> Result<LiveGame, ApiError> {
+        let corrupt = |what: String| ApiError::internal(format!("stored game {} cannot be loaded: {what}", row.id));
+        let rules: Value = serde_json::from_str(&row.rules).map_err(|e| corrupt(format!("rules: {e}")))?;
+        let players = row.players.map(|p| usize::try_from(p).unwrap_or(0));
+        let seats: Vec<Seat> = serde_json::from_str(&row.seats).map_err(|e| corrupt(format!("seats: {e}")))?;
+        let seed: Seed = row.seed.parse().map_err(|e| corrupt(format!("seed: {e}")))?;
+        let bot_pos: Vec<i64> = serde_json::from_str(&row.bot_pos).map_err(|e| corrupt(format!("bot_pos: {e}")))?;
+        let mut game = open_live(&row.game, &rules, players).map_err(|e| corrupt(e.to_string()))?;
+        let mut log = Vec::with_capacity(actions.len() + 1);
+        for (i, stored) in actions.iter().enumerate() {
+            if stored.idx != i as i64 {
+                return Err(corrupt(format!("action {i} is missing")));
+            }
+            let events = game.apply(&stored.action).map_err(|e| corrupt(e.to_string()))?;
+            log.push(LogEntry {
+                version: i as u64 + 1,
+                kind: EntryKind::Action {
+                    index: i,
+                    action: stored.action.clone(),
+                    seat: stored.seat.clone(),
+                    by: Actor::parse(&stored.actor),
+                    events,
+                },
+                at: stored.created,
+            });
+        }
+        let end = match (&row.end_reason, &row.end_by) {
+            (Some(reason), Some(by)) => {
+                let reason: EndReason =
+                    serde_json::from_value(json!(reason)).map_err(|e| corrupt(format!("end_reason: {e}")))?;
+                let end = End { reason, by: by.clone() };
+                log.push(LogEntry {
+                    version: log.len() as u64 + 1,
+                    kind: EntryKind::End { end: end.clone() },
+                    at: row.finished.unwrap_or(row.updated),
+                });
+                Some(end)
+            }
+            _ => None,
+        };
+        if log.len() as i64 != row.version {
+            return Err(corrupt(format!("{} log entries stored but version {}", log.len(), row.version)));
+        }
+        let names = game.seat_names();
+        let mut chance = seed.stream(CHANCE);
+        chance.set_word_pos(u128::try_from(row.chance_pos).unwrap_or(0));
+        let bots = names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let mut stream = seed.stream(&bot_stream_name(name));
+                stream.set_word_pos(u128::try_from(bot_pos.get(i).copied().unwrap_or(0)).unwrap_or(0));
+                stream
+            })
+            .collect();
+        let version = log.len() as u64;
+        Ok(LiveGame {
+            id: row.id.clone(),
+            owner: row.owner.clone(),
+            game: row.game.clone(),
+            rules,
+            players,
+            seats,
+            mode: row.mode.clone(),
+            cpu: row.cpu.clone(),
+            seed,
+            created: row.created,
+            core: Core {
+                game,
+                chance,
+                bots,
+                end,
+                version,
+                actions: actions.len(),
+                play_ms: row.play_ms,
+                updated: row.updated,
+                finished: row.finished,
+            },
+            log,
+        })
+    }
+
+    /// The current version.
+    pub fn version(&self) -> u64 {
+        self.core.version
+    }
+
+    /// Plays chance and CPU seats on `core` until a human must act or the game ends.
+    fn advance(&self, core: &mut Core, now: i64) -> Result<Vec<LogEntry>, ApiError> {
+        let mut entries = Vec::new();
+        for _ in 0..MAX_AUTO_ACTIONS {
+            if core.end.is_some() {
+                break;
+            }
+            let (action, seat, by) = match core.game.turn() {
+                Turn::Terminal => break,
+                Turn::Chance => (core.game.draw_chance(&mut core.chance), None, Actor::Chance),
+                Turn::Seat(s) => match self.seats.get(s) {
+                    Some(Seat { kind: SeatKind::Cpu, level: Some(level), name, .. }) => {
+                        let action = core
+                            .game
+                            .bot_action(level, &mut core.bots[s])
+                            .map_err(|e| ApiError::internal(format!("game {}: {e}", self.id)))?;
+                        (action, Some(name.clone()), Actor::Cpu)
+                    }
+                    _ => break,
+                },
+            };
+            let Some(action) = action else {
+                return Err(ApiError::internal(format!("game {}: nothing to play at {:?}", self.id, core.game.turn())));
+            };
+            let events = core
+                .game
+                .apply(&action)
+                .map_err(|e| ApiError::internal(format!("game {}: the server's own action failed: {e}", self.id)))?;
+            core.version += 1;
+            core.actions += 1;
+            entries.push(LogEntry {
+                version: core.version,
+                kind: EntryKind::Action { index: core.actions - 1, action, seat, by, events },
+                at: now,
+            });
+        }
+        if core.ended() && core.finished.is_none() {
+            core.finished = Some(now);
+        }
+        Ok(entries)
+    }
+
+    fn touch(&self, core: &mut Core, now: i64) {
+        core.play_ms += (now - core.updated).clamp(0, PLAY_GAP_CAP_MS);
+        core.updated = now;
+    }
+
+    fn seat_index(&self, name: &str) -> Result<usize, ApiError> {
+        self.seats.iter().position(|s| s.name == name).ok_or_else(|| {
+            let names: Vec<&str> = self.seats.iter().map(|s| s.name.as_str()).collect();
+            ApiError::unprocessable("bad_seats", format!("no seat {name:?} in this game (seats: {})", names.join(", ")))
+        })
+    }
+
+    fn check_owner(&self, seat: usize, player: &str) -> Result<(), ApiError> {
+        let s = &self.seats[seat];
+        match (&s.kind, &s.player) {
+            (SeatKind::Cpu, _) => Err(ApiError::forbidden(
+                "cpu_seat",
+                format!("seat {} is played by the computer ({})", s.name, s.level.as_deref().unwrap_or("cpu")),
+            )),
+            (SeatKind::Human, Some(owner)) if owner == player => Ok(()),
+            _ => Err(ApiError::forbidden("not_your_seat", format!("seat {} belongs to another player", s.name))),
+        }
+    }
+
+    /// Applies a person's action and everything the computer and the dice do after it.
+    ///
+    /// # Errors
+    /// A stale version, a finished game, a seat the player may not play, an illegal action.
+    pub fn play(&self, player: &str, request: &ActionRequest, now: i64) -> Result<Change, ApiError> {
+        let version = self.version();
+        if request.version != version {
+            return Err(ApiError::conflict(
+                "stale_version",
+                format!("the game is at version {version}, not {}: resynchronise and try again", request.version),
+            )
+            .with_version(version));
+        }
+        if self.core.ended() {
+            return Err(ApiError::conflict("game_over", "the game has ended").with_version(version));
+        }
+        let Turn::Seat(to_move) = self.core.game.turn() else {
+            return Err(ApiError::internal(format!("game {} waits at a chance node", self.id)));
+        };
+        let seat = match &request.seat {
+            Some(name) => {
+                let seat = self.seat_index(name)?;
+                self.check_owner(seat, player)?;
+                if seat != to_move {
+                    return Err(ApiError::conflict(
+                        "not_your_turn",
+                        format!("it is {}'s turn, not {name}'s", self.seats[to_move].name),
+                    )
+                    .with_version(version));
+                }
+                seat
+            }
+            None => {
+                self.check_owner(to_move, player).map_err(|e| match e.code {
+                    "not_your_seat" => ApiError::forbidden(
+                        "not_your_seat",
+                        format!("it is {}'s turn and that seat is not yours", self.seats[to_move].name),
+                    ),
+                    _ => e,
+                })?;
+                to_move
+            }
+        };
+        let mut core = self.core.clone();
+        self.touch(&mut core, now);
+        let events = core.game.apply(&request.action).map_err(|e| {
+            let legal = self.core.game.legal();
+            ApiError::unprocessable("illegal_action", format!("{e} (legal now: {})", legal.join(", ")))
+                .with_version(version)
+        })?;
+        core.version += 1;
+        core.actions += 1;
+        let mut entries = vec![LogEntry {
+            version: core.version,
+            kind: EntryKind::Action {
+                index: core.actions - 1,
+                action: request.action.clone(),
+                seat: Some(self.seats[seat].name.clone()),
+                by: Actor::Human,
+                events,
+            },
+            at: now,
+        }];
+        entries.extend(self.advance(&mut core, now)?);
+        Ok(Change { core, entries })
+    }
+
+    /// Ends the game by a person: `resign` (a loss) or `abandoned` (leaving).
+    ///
+    /// # Errors
+    /// A finished game, an ending the game does not offer, a seat that is not the player's.
+    pub fn end_by_person(
+        &self,
+        player: &str,
+        reason: EndReason,
+        seat: Option<&str>,
+        now: i64,
+    ) -> Result<Change, ApiError> {
+        let version = self.version();
+        if self.core.ended() {
+            return Err(ApiError::conflict("game_over", "the game has ended").with_version(version));
+        }
+        let word = if reason == EndReason::Resign { "resign" } else { "leave" };
+        if !catalogue::endings(&self.game).contains(&word) {
+            return Err(ApiError::conflict(
+                "not_allowed",
+                format!("{} has no resignation: leave instead (counts as played, neither won nor lost)", self.game),
+            )
+            .with_version(version));
+        }
+        let seat = match seat {
+            Some(name) => {
+                let seat = self.seat_index(name)?;
+                self.check_owner(seat, player)?;
+                seat
+            }
+            None => {
+                let mine = |s: &Seat| s.kind == SeatKind::Human && s.player.as_deref() == Some(player);
+                let to_move = match self.core.game.turn() {
+                    Turn::Seat(s) if mine(&self.seats[s]) => Some(s),
+                    _ => None,
+                };
+                to_move
+                    .or_else(|| self.seats.iter().position(mine))
+                    .ok_or_else(|| ApiError::forbidden("not_your_seat", "you hold no seat in this game"))?
+            }
+        };
+        let mut core = self.core.clone();
+        self.touch(&mut core, now);
+        let end = End { reason, by: self.seats[seat].name.clone() };
+        core.end = Some(end.clone());
+        core.version += 1;
+        core.finished = Some(now);
+        Ok(Change { entries: vec![LogEntry { version: core.version, kind: EntryKind::End { end }, at: now }], core })
+    }
+
+    /// Takes a stored change.
+    pub fn commit(&mut self, change: Change) {
+        self.core = change.core;
+        self.log.extend(change.entries);
+    }
+
+    /// The view's `result` of `core` when ended.
+    fn result(&self, core: &Core) -> Option<Value> {
+        core.ended().then(|| core.game.view(Vec::new(), core.end.as_ref()).result).flatten()
+    }
+
+    /// The player's outcome in `core` once ended: `won`, `lost`, `drawn`, `no_result` or
+    /// `played` (the player held every side).
+    pub fn outcome_for(&self, core: &Core, player: &str) -> Option<&'static str> {
+        if !core.ended() {
+            return None;
+        }
+        let sides = core.game.side_names().len();
+        let mut mine: Vec<usize> = self
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.kind == SeatKind::Human && s.player.as_deref() == Some(player))
+            .map(|(i, _)| core.game.side_of_seat(i))
+            .collect();
+        mine.sort_unstable();
+        mine.dedup();
+        let all_sides = mine.len() >= sides;
+        let decided = |won: bool| {
+            if all_sides {
+                "played"
+            } else if won {
+                "won"
+            } else {
+                "lost"
+            }
+        };
+        if let Some(end) = &core.end {
+            return Some(match end.reason {
+                EndReason::Resign => decided(false),
+                EndReason::DrawAgreed => "drawn",
+                EndReason::Abandoned => "no_result",
+            });
+        }
+        Some(match core.game.outcome()? {
+            Outcome::Winner(side) => decided(mine.contains(&side)),
+            Outcome::Ranking(order) => decided(order.first().is_some_and(|s| mine.contains(s))),
+            Outcome::Draw => "drawn",
+            Outcome::NoResult(_) => "no_result",
+        })
+    }
+
+    /// The participants' outcomes to store once `core` has ended.
+    pub fn outcomes(&self, core: &Core) -> Vec<(String, String)> {
+        if !core.ended() {
+            return Vec::new();
+        }
+        self.participants().into_iter().filter_map(|p| self.outcome_for(core, &p).map(|o| (p, o.to_owned()))).collect()
+    }
+
+    /// Every player holding a seat, the owner first.
+    pub fn participants(&self) -> Vec<String> {
+        let mut players = vec![self.owner.clone()];
+        for seat in &self.seats {
+            if let Some(p) = &seat.player
+                && !players.contains(p)
+            {
+                players.push(p.clone());
+            }
+        }
+        players
+    }
+
+    fn status(core: &Core) -> &'static str {
+        if core.ended() { "finished" } else { "ongoing" }
+    }
+
+    /// The game row for storage.
+    pub fn row(&self) -> GameRow {
+        let update = self.update(&self.core);
+        GameRow {
+            id: self.id.clone(),
+            owner: self.owner.clone(),
+            game: self.game.clone(),
+            rules: self.rules.to_string(),
+            players: self.players.map(|p| p as i64),
+            seats: serde_json::to_string(&self.seats).unwrap_or_default(),
+            mode: self.mode.clone(),
+            cpu: self.cpu.clone(),
+            seed: self.seed.to_string(),
+            commitment: self.seed.commitment(),
+            status: update.status,
+            result: update.result,
+            end_reason: update.end_reason,
+            end_by: update.end_by,
+            version: update.version,
+            chance_pos: update.chance_pos,
+            bot_pos: update.bot_pos,
+            play_ms: update.play_ms,
+            created: self.created,
+            updated: update.updated,
+            finished: update.finished,
+        }
+    }
+
+    /// The changing columns for `core`.
+    pub fn update(&self, core: &Core) -> GameUpdate {
+        let bot_pos: Vec<i64> = core.bots.iter().map(stream_pos).collect();
+        GameUpdate {
+            status: Self::status(core).to_owned(),
+            result: self.result(core).map(|r| r.to_string()),
+            end_reason: core
+                .end
+                .as_ref()
+                .and_then(|e| serde_json::to_value(e.reason).ok()?.as_str().map(str::to_owned)),
+            end_by: core.end.as_ref().map(|e| e.by.clone()),
+            version: core.version as i64,
+            chance_pos: stream_pos(&core.chance),
+            bot_pos: serde_json::to_string(&bot_pos).unwrap_or_default(),
+            play_ms: core.play_ms,
+            updated: core.updated,
+            finished: core.finished,
+        }
+    }
+
+    /// The action rows of `entries`.
+    pub fn action_rows(entries: &[LogEntry]) -> Vec<ActionRow> {
+        entries
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EntryKind::Action { index, action, seat, by, .. } => Some(ActionRow {
+                    idx: *index as i64,
+                    action: action.clone(),
+                    seat: seat.clone(),
+                    actor: by.as_str().to_owned(),
+                    created: e.at,
+                }),
+                EntryKind::End { .. } => None,
+            })
+            .collect()
+    }
+
+    /// The seats this player plays.
+    pub fn my_seats(&self, player: &str) -> Vec<String> {
+        self.seats
+            .iter()
+            .filter(|s| s.kind == SeatKind::Human && s.player.as_deref() == Some(player))
+            .map(|s| s.name.clone())
+            .collect()
+    }
+
+    /// The state for `player` (`docs/api.md`, "State"); `nicknames` maps player ids to names.
+    pub fn state(&self, player: &str, nicknames: &HashMap<String, String>) -> Value {
+        let core = &self.core;
+        // The engine's events of the latest turn: from the last human action on.
+        let start =
+            self.log.iter().rposition(|e| matches!(e.kind, EntryKind::Action { by: Actor::Human, .. })).unwrap_or(0);
+        let events: Vec<String> = self.log[start..]
+            .iter()
+            .flat_map(|e| match &e.kind {
+                EntryKind::Action { events, .. } => events.clone(),
+                EntryKind::End { .. } => Vec::new(),
+            })
+            .collect();
+        let view = core.game.view(events, core.end.as_ref());
+        let mut state = match serde_json::to_value(&view) {
+            Ok(Value::Object(map)) => map,
+            _ => Map::new(),
+        };
+        let my_seats = self.my_seats(player);
+        let moves: Vec<Value> = match core.game.turn() {
+            Turn::Seat(s) if !core.ended() && my_seats.contains(&self.seats[s].name) => {
+                let by_id = catalogue::pieces_by_id(&self.game);
+                core.game
+                    .legal()
+                    .iter()
+                    .map(|action| {
+                        let mut note = core.game.annotate(action, by_id);
+                        note["seat"] = json!(self.seats[s].name);
+                        note
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        let seats: Vec<Value> = self
+            .seats
+            .iter()
+            .map(|s| {
+                json!({
+                    "name": s.name,
+                    "kind": s.kind,
+                    "level": s.level,
+                    "nickname": s.player.as_ref().and_then(|p| nicknames.get(p)),
+                })
+            })
+            .collect();
+        let ended = core.ended();
+        state.insert("id".into(), json!(self.id));
+        state.insert("version".into(), json!(core.version));
+        state.insert("rules".into(), self.rules.clone());
+        state.insert("players".into(), json!(self.players));
+        state.insert("mode".into(), json!(self.mode));
+        state.insert("seats".into(), Value::Array(seats));
+        state.insert("my_seats".into(), json!(my_seats));
+        state.insert("moves".into(), Value::Array(moves));
+        state.insert("commitment".into(), json!(self.seed.commitment()));
+        state.insert("seed".into(), if ended { json!(self.seed.to_string()) } else { Value::Null });
+        state.insert("end".into(), json!(core.end));
+        state.insert("created".into(), json!(self.created));
+        state.insert("updated".into(), json!(core.updated));
+        state.insert("finished".into(), json!(core.finished));
+        Value::Object(state)
+    }
+
+    /// The log entries after version `from`.
+    pub fn entries_since(&self, from: u64) -> &[LogEntry] {
+        let from = usize::try_from(from).unwrap_or(usize::MAX).min(self.log.len());
+        &self.log[from..]
+    }
+
+    /// An `events` message from version `from` to the current one, for `player`.
+    pub fn events_message(&self, from: u64, player: &str, nicknames: &HashMap<String, String>) -> Value {
+        json!({
+            "type": "events",
+            "from": from,
+            "to": self.version(),
+            "events": self.entries_since(from),
+            "state": self.state(player, nicknames),
+        })
+    }
+
+    /// The game record (`docs/api.md`, "Record and replay steps").
+    pub fn record(&self, nicknames: &HashMap<String, String>) -> Value {
+        let ended = self.core.ended();
+        let record = Record {
+            game: self.game.clone(),
+            rules: self.rules.clone(),
+            players: self.players,
+            actions: self.core.game.history(),
+            seed: ended.then_some(self.seed),
+            end: self.core.end.clone(),
+        };
+        let mut value = serde_json::to_value(&record).unwrap_or(Value::Null);
+        let seats: Vec<Value> = self
+            .seats
+            .iter()
+            .map(|s| {
+                json!({"name": s.name, "kind": s.kind, "level": s.level,
+                       "nickname": s.player.as_ref().and_then(|p| nicknames.get(p))})
+            })
+            .collect();
+        value["id"] = json!(self.id);
+        value["commitment"] = json!(self.seed.commitment());
+        value["result"] = json!(self.result(&self.core));
+        value["seats"] = Value::Array(seats);
+        value["created_at"] = json!(self.created);
+        value["finished_at"] = json!(self.core.finished);
+        value
+    }
+
+    /// The replay view after the first `n` actions, with `step`, `steps` and `action`.
+    ///
+    /// # Errors
+    /// `n` beyond the game's actions.
+    pub fn step(&self, n: usize) -> Result<Value, ApiError> {
+        let history = self.core.game.history();
+        if n > history.len() {
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                "unknown_step",
+                format!("step {n} is beyond this game's {} actions", history.len()),
+            ));
+        }
+        let end = if n == history.len() { self.core.end.clone() } else { None };
+        let record = Record {
+            game: self.game.clone(),
+            rules: self.rules.clone(),
+            players: self.players,
+            actions: history[..n].to_vec(),
+            seed: None,
+            end,
+        };
+        let view = madang_games::replay(&record).map_err(|e| ApiError::internal(e.to_string()))?;
+        let mut value = serde_json::to_value(&view).unwrap_or(Value::Null);
+        value["step"] = json!(n);
+        value["steps"] = json!(history.len());
+        value["action"] = json!(n.checked_sub(1).map(|i| history[i].clone()));
+        Ok(value)
+    }
+}

@@ -1,0 +1,352 @@
+//! The HTTP routes (`docs/api.md`, "Routes").
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Json};
+use madang_games::EndReason;
+use madang_seed::Seed;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
+
+use crate::app::{App, AppState, now_ms, random_hex};
+use crate::body::{JsonBody, OptionalJsonBody};
+use crate::error::ApiError;
+use crate::game::{ActionRequest, LiveGame, NewGame};
+use crate::identity::{PlayerId, check_nickname, identify};
+use crate::{catalogue, stats, ws};
+
+/// Largest request body.
+pub const BODY_LIMIT: usize = 16 * 1024;
+
+/// Longest a request may take.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The whole application.
+pub fn router(state: AppState) -> Router {
+    let identified = Router::new()
+        .route("/api/me", get(me).put(set_me))
+        .route("/api/games", post(create_game))
+        .route("/api/games/{id}", get(game_state))
+        .route("/api/games/{id}/board", get(game_board))
+        .route("/api/games/{id}/actions", post(act))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/leave", post(leave))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/steps/{n}", get(step))
+        .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route("/api/history", get(history))
+        .route("/api/stats", get(player_stats))
+        .route_layer(middleware::from_fn_with_state(state.clone(), identify));
+    Router::new()
+        .route("/api/health", get(|| async { Json(json!({"status": "ok"})) }))
+        .route("/api/catalogue", get(|| async { Json(catalogue::catalogue()) }))
+        .merge(identified)
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .with_state(state)
+        .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
+        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT))
+        .layer(middleware::from_fn(json_errors))
+        .layer(TraceLayer::new_for_http())
+}
+
+async fn not_found(method: Method, uri: axum::http::Uri) -> ApiError {
+    let message = if uri.path() == "/" {
+        "the browser client is not served yet (a later issue embeds it); the API is under /api, see docs/api.md"
+            .to_owned()
+    } else {
+        format!("no route {method} {}", uri.path())
+    };
+    ApiError::new(StatusCode::NOT_FOUND, "not_found", message)
+}
+
+async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("{} does not take {method}", uri.path()),
+    )
+}
+
+/// Turns any error response that is not JSON yet (a body-limit refusal, a timeout, a failed
+/// WebSocket upgrade) into the JSON error body.
+async fn json_errors(request: Request, next: Next) -> Response {
+    let (method, path) = (request.method().clone(), request.uri().path().to_owned());
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (code, message) = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            ("body_too_large", format!("the request body is over {} KiB", BODY_LIMIT / 1024))
+        }
+        StatusCode::REQUEST_TIMEOUT => {
+            ("timeout", format!("{method} {path} took more than {} s", REQUEST_TIMEOUT.as_secs()))
+        }
+        StatusCode::NOT_FOUND => ("not_found", format!("no route {method} {path}")),
+        StatusCode::METHOD_NOT_ALLOWED => ("method_not_allowed", format!("{path} does not take {method}")),
+        s if s.is_server_error() => ("internal", format!("{method} {path} failed ({s})")),
+        s => ("bad_request", format!("{method} {path} was refused ({s}); a WebSocket route needs an upgrade request")),
+    };
+    ApiError::new(status, code, message).into_response()
+}
+
+async fn me(
+    State(state): State<AppState>,
+    Extension(PlayerId(id)): Extension<PlayerId>,
+) -> Result<Json<Value>, ApiError> {
+    let player = state.db.player(&id).await?.ok_or_else(|| ApiError::internal("the player vanished"))?;
+    Ok(Json(json!({"id": player.id, "nickname": player.nickname, "created": player.created})))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NicknameRequest {
+    nickname: String,
+}
+
+async fn set_me(
+    State(state): State<AppState>,
+    Extension(PlayerId(id)): Extension<PlayerId>,
+    JsonBody(body): JsonBody<NicknameRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let nickname = check_nickname(&body.nickname)?;
+    state.set_nickname(&id, &nickname).await?;
+    me(State(state), Extension(PlayerId(id))).await
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum SeatRequest {
+    Human,
+    Cpu {
+        #[serde(default)]
+        level: Option<String>,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateRequest {
+    game: String,
+    #[serde(default)]
+    rules: Option<Value>,
+    #[serde(default)]
+    players: Option<usize>,
+    #[serde(default)]
+    seats: Option<Vec<SeatRequest>>,
+    #[serde(default)]
+    seed: Option<String>,
+}
+
+async fn create_game(
+    State(state): State<AppState>,
+    Extension(PlayerId(player)): Extension<PlayerId>,
+    JsonBody(body): JsonBody<CreateRequest>,
+) -> Result<Response, ApiError> {
+    let seed = match body.seed {
+        Some(_) if !state.allow_fixed_seed => {
+            return Err(ApiError::forbidden(
+                "fixed_seed_disabled",
+                "a client cannot choose the seed: the server draws it (tests start the server with --allow-fixed-seed)",
+            ));
+        }
+        Some(text) => text.parse::<Seed>().map_err(|e| ApiError::unprocessable("bad_seed", e.to_string()))?,
+        None => {
+            let mut bytes = [0u8; 32];
+            getrandom::fill(&mut bytes)
+                .map_err(|e| ApiError::internal(format!("operating system randomness failed: {e}")))?;
+            Seed(bytes)
+        }
+    };
+    let seats = body
+        .seats
+        .unwrap_or_default()
+        .into_iter()
+        .map(|s| match s {
+            SeatRequest::Human => None,
+            SeatRequest::Cpu { level } => Some(level.unwrap_or_else(|| "normal".to_owned())),
+        })
+        .collect();
+    let new = NewGame {
+        id: random_hex(8)?,
+        owner: player.clone(),
+        game: body.game,
+        rules: body.rules.unwrap_or_else(|| json!({})),
+        players: body.players,
+        seats,
+        seed,
+        now: now_ms(),
+    };
+    let live = crate::app::compute(move || LiveGame::create(new))?;
+    let row = live.row();
+    let actions = LiveGame::action_rows(&live.log);
+    let outcomes = live.outcomes(&live.core);
+    state.db.create_game(&row, &live.participants(), &actions, &outcomes).await?;
+    tracing::info!(game = %live.id, kind = %live.game, mode = %live.mode, "game created");
+    let body = live.state(&player, &state.nicknames());
+    state.insert(live);
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+async fn game_state(
+    State(state): State<AppState>,
+    Extension(PlayerId(player)): Extension<PlayerId>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let slot = state.slot(&id).await?;
+    let game = slot.game.lock().await;
+    Ok(Json(game.state(&player, &state.nicknames())))
+}
+
+async fn game_board(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let slot = state.slot(&id).await?;
+    let (game, rules, players) = {
+        let game = slot.game.lock().await;
+        (game.game.clone(), game.rules.clone(), game.players)
+    };
+    catalogue::board(&game, &rules, players).map(Json).map_err(|e| ApiError::internal(e.to_string()))
+}
+
+async fn act(
+    State(state): State<AppState>,
+    Extension(PlayerId(player)): Extension<PlayerId>,
+    Path(id): Path<String>,
+    JsonBody(request): JsonBody<ActionRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let slot = state.slot(&id).await?;
+    let now = now_ms();
+    let who = player.clone();
+    App::command(&state, slot, player, move |game| game.play(&who, &request, now)).await.map(Json)
+}
+
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatBody {
+    #[serde(default)]
+    seat: Option<String>,
+}
+
+async fn resign(
+    State(state): State<AppState>,
+    Extension(PlayerId(player)): Extension<PlayerId>,
+    Path(id): Path<String>,
+    OptionalJsonBody(body): OptionalJsonBody<SeatBody>,
+) -> Result<Json<Value>, ApiError> {
+    end_game(state, player, id, EndReason::Resign, body.seat).await
+}
+
+async fn leave(
+    State(state): State<AppState>,
+    Extension(PlayerId(player)): Extension<PlayerId>,
+    Path(id): Path<String>,
+    OptionalJsonBody(body): OptionalJsonBody<SeatBody>,
+) -> Result<Json<Value>, ApiError> {
+    end_game(state, player, id, EndReason::Abandoned, body.seat).await
+}
+
+/// Ends a game by a person (shared by HTTP and the WebSocket).
+pub async fn end_game(
+    state: AppState,
+    player: String,
+    id: String,
+    reason: EndReason,
+    seat: Option<String>,
+) -> Result<Json<Value>, ApiError> {
+    let slot = state.slot(&id).await?;
+    let now = now_ms();
+    let who = player.clone();
+    App::command(&state, slot, player, move |game| game.end_by_person(&who, reason, seat.as_deref(), now))
+        .await
+        .map(Json)
+}
+
+async fn record(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let slot = state.slot(&id).await?;
+    let game = slot.game.lock().await;
+    let record = game.record(&state.nicknames());
+    let disposition = format!("attachment; filename=\"madang-{}-{}.json\"", game.game, game.id);
+    let mut response = Json(record).into_response();
+    if let Ok(value) = HeaderValue::from_str(&disposition) {
+        response.headers_mut().insert(header::CONTENT_DISPOSITION, value);
+    }
+    Ok(response)
+}
+
+async fn step(State(state): State<AppState>, Path((id, n)): Path<(String, String)>) -> Result<Json<Value>, ApiError> {
+    let n: usize = n.parse().map_err(|_| {
+        ApiError::bad_request("bad_request", format!("a step is a number of actions (0, 1, …), got {n:?}"))
+    })?;
+    let slot = state.slot(&id).await?;
+    let game = slot.game.lock().await;
+    game.step(n).map(Json)
+}
+
+fn query_number(query: &HashMap<String, String>, key: &str, default: i64, max: i64) -> Result<i64, ApiError> {
+    match query.get(key) {
+        None => Ok(default),
+        Some(text) => match text.parse::<i64>() {
+            Ok(n) if (0..=max).contains(&n) => Ok(n),
+            _ => Err(ApiError::bad_request(
+                "bad_request",
+                format!("`{key}` must be an integer from 0 to {max}, got {text:?}"),
+            )),
+        },
+    }
+}
+
+async fn history(
+    State(state): State<AppState>,
+    Extension(PlayerId(player)): Extension<PlayerId>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    let limit = query_number(&query, "limit", 50, 200)?;
+    let offset = query_number(&query, "offset", 0, i64::MAX)?;
+    let rows = state.db.history(&player, limit, offset).await?;
+    let games: Vec<Value> = rows
+        .into_iter()
+        .map(|row| {
+            let g = row.game;
+            let seats: Value = serde_json::from_str(&g.seats).unwrap_or(Value::Null);
+            let seats: Vec<Value> = seats
+                .as_array()
+                .map(|seats| {
+                    seats.iter().map(|s| json!({"name": s["name"], "kind": s["kind"], "level": s["level"]})).collect()
+                })
+                .unwrap_or_default();
+            let end = g.end_reason.as_ref().map(|reason| json!({"reason": reason, "by": g.end_by}));
+            json!({
+                "id": g.id, "game": g.game, "mode": g.mode, "cpu": g.cpu, "seats": seats,
+                "status": g.status,
+                "result": g.result.as_deref().and_then(|r| serde_json::from_str::<Value>(r).ok()),
+                "end": end, "outcome": row.outcome, "version": g.version,
+                "created": g.created, "updated": g.updated, "finished": g.finished,
+            })
+        })
+        .collect();
+    Ok(Json(json!({ "games": games })))
+}
+
+async fn player_stats(
+    State(state): State<AppState>,
+    Extension(PlayerId(player)): Extension<PlayerId>,
+) -> Result<Json<Value>, ApiError> {
+    let rows = state.db.stats_rows(&player).await?;
+    Ok(Json(json!({ "stats": stats::aggregate(&rows) })))
+}

@@ -1,0 +1,160 @@
+//! Guest players: a random id in a signed, HttpOnly, SameSite=Lax cookie, created on the first
+//! request without a valid one; the signing key is created once (operating-system randomness)
+//! and kept in `<data-dir>/cookie.key`.
+
+use std::io::Write;
+use std::path::Path;
+
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum_extra::extract::cookie::{Cookie, Key, SameSite, SignedCookieJar};
+
+use crate::app::{AppState, is_hex_id};
+use crate::error::{ApiError, ServerError};
+
+/// The cookie's name.
+pub const COOKIE: &str = "madang_player";
+
+/// Bytes of the signing key.
+const KEY_BYTES: usize = 64;
+
+/// The requesting player's id, put in the request by [`identify`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerId(pub String);
+
+/// Reads the cookie signing key from `path`, creating it (64 random bytes, hex, mode 0600)
+/// when the file does not exist.
+///
+/// # Errors
+/// The file cannot be read or written, or holds something else than 128 hex digits.
+pub fn load_or_create_key(path: &Path) -> Result<Key, ServerError> {
+    let bad = |what: &str| ServerError::Config(format!("{}: {what}", path.display()));
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let mut bytes = [0u8; KEY_BYTES];
+            getrandom::fill(&mut bytes).map_err(|e| bad(&format!("operating system randomness failed: {e}")))?;
+            let text: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create_new(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            match options.open(path) {
+                Ok(mut file) => {
+                    file.write_all(text.as_bytes())
+                        .and_then(|()| file.sync_all())
+                        .map_err(|e| ServerError::io(format!("writing {}", path.display()), e))?;
+                    tracing::info!(path = %path.display(), "created the cookie signing key");
+                    text
+                }
+                // Another process created it first: use theirs.
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => std::fs::read_to_string(path)
+                    .map_err(|e| ServerError::io(format!("reading {}", path.display()), e))?,
+                Err(e) => return Err(ServerError::io(format!("creating {}", path.display()), e)),
+            }
+        }
+        Err(e) => return Err(ServerError::io(format!("reading {}", path.display()), e)),
+    };
+    let text = text.trim();
+    if !is_hex_id(text, KEY_BYTES * 2) {
+        return Err(bad("expected 128 hex digits (the cookie signing key); delete the file to make a new one"));
+    }
+    let bytes: Vec<u8> =
+        (0..KEY_BYTES).map(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).unwrap_or_default()).collect();
+    Key::try_from(bytes.as_slice()).map_err(|e| bad(&format!("not a usable key: {e}")))
+}
+
+/// Middleware: finds the player from the signed cookie, or creates a guest player and sets the
+/// cookie on the response.
+pub async fn identify(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    let jar = SignedCookieJar::from_headers(request.headers(), state.key.clone());
+    let existing = jar.get(COOKIE).map(|c| c.value().to_owned()).filter(|id| is_hex_id(id, 32));
+    let known = match existing {
+        Some(id) => match state.known_player(&id).await {
+            Ok(true) => Some(id),
+            Ok(false) => None,
+            Err(e) => return e.into_response(),
+        },
+        None => None,
+    };
+    let (id, created) = match known {
+        Some(id) => (id, false),
+        None => match state.create_player().await {
+            Ok(player) => (player.id, true),
+            Err(e) => return e.into_response(),
+        },
+    };
+    request.extensions_mut().insert(PlayerId(id.clone()));
+    let response = next.run(request).await;
+    if created {
+        let cookie = Cookie::build((COOKIE, id))
+            .http_only(true)
+            .same_site(SameSite::Lax)
+            .path("/")
+            .max_age(time::Duration::days(365))
+            .build();
+        (jar.add(cookie), response).into_response()
+    } else {
+        response
+    }
+}
+
+/// Checks a nickname: 1-24 characters once trimmed; letters (any script), digits, single
+/// spaces and `- _ . '`.
+///
+/// # Errors
+/// `bad_nickname` naming the rule broken.
+pub fn check_nickname(raw: &str) -> Result<String, ApiError> {
+    let nickname = raw.trim();
+    let count = nickname.chars().count();
+    if count == 0 {
+        return Err(ApiError::unprocessable("bad_nickname", "a nickname must not be empty"));
+    }
+    if count > 24 {
+        return Err(ApiError::unprocessable(
+            "bad_nickname",
+            format!("a nickname has at most 24 characters, got {count}"),
+        ));
+    }
+    if let Some(c) = nickname.chars().find(|&c| !(c.is_alphanumeric() || c == ' ' || "-_.'".contains(c))) {
+        return Err(ApiError::unprocessable(
+            "bad_nickname",
+            format!("a nickname may hold letters, digits, spaces and - _ . ' only, not {c:?}"),
+        ));
+    }
+    if nickname.contains("  ") {
+        return Err(ApiError::unprocessable("bad_nickname", "a nickname may not hold two spaces in a row"));
+    }
+    Ok(nickname.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nicknames_allow_hangul_and_refuse_markup() {
+        assert_eq!(check_nickname("  윷 장인 ").expect("hangul"), "윷 장인");
+        assert_eq!(check_nickname("O'Brien-2").expect("ascii"), "O'Brien-2");
+        assert_eq!(check_nickname("").expect_err("empty").code, "bad_nickname");
+        assert!(check_nickname("<b>").expect_err("markup").message.contains("'<'"));
+        assert!(check_nickname(&"a".repeat(25)).is_err());
+        assert!(check_nickname("a\u{0}b").is_err());
+    }
+
+    #[test]
+    fn the_key_is_created_once_and_read_back() {
+        let dir = std::env::temp_dir().join(format!("madang-key-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("cookie.key");
+        let _ = std::fs::remove_file(&path);
+        load_or_create_key(&path).expect("created");
+        let first = std::fs::read_to_string(&path).expect("written");
+        load_or_create_key(&path).expect("read");
+        assert_eq!(std::fs::read_to_string(&path).expect("kept"), first);
+        std::fs::write(&path, "nonsense").expect("overwrite");
+        assert!(load_or_create_key(&path).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

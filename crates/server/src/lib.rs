@@ -1,0 +1,141 @@
+//! The madang game server (`madang serve`): authoritative play against the computer and on one
+//! screen over HTTP and WebSocket, with SQLite or PostgreSQL storage, guest identities, stats,
+//! history and replays. The protocol is `docs/api.md`; operations are `docs/server.md`.
+//!
+//! - [`Server::bind`] opens the database (applying migrations), loads or creates the cookie
+//!   key, and binds the listener; [`Server::run`] serves until the shutdown future resolves.
+//! - Each game in memory has one owner (a mutex commands take in turn). A command is computed
+//!   on a copy, stored in one transaction (actions, stream positions, status), and only then
+//!   applied in memory and announced: nothing is acknowledged before it is stored.
+//! - Games are loaded lazily: the first request for a game replays its stored actions and
+//!   restores its stream positions, so an unfinished game continues exactly where it was.
+
+mod app;
+mod body;
+pub mod catalogue;
+pub mod db;
+mod error;
+pub mod game;
+mod http;
+mod identity;
+pub mod live;
+pub mod stats;
+mod ws;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+pub use db::{Backend, Db, Synchronous};
+pub use error::{ApiError, ServerError};
+
+/// How to run the server.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Address to listen on (`127.0.0.1:8080` by default in `madang serve`; port 0 picks one).
+    pub bind: SocketAddr,
+    /// Where the SQLite database and the cookie key live (created if missing).
+    pub data_dir: PathBuf,
+    /// `sqlite://PATH` or `postgres://…`; `None` means `sqlite://<data_dir>/madang.db`.
+    pub database: Option<String>,
+    /// Let clients fix a game's seed (tests only).
+    pub allow_fixed_seed: bool,
+    /// SQLite durability.
+    pub synchronous: Synchronous,
+}
+
+/// A bound server, ready to run.
+pub struct Server {
+    listener: TcpListener,
+    state: app::AppState,
+    shutdown: watch::Sender<bool>,
+}
+
+impl Server {
+    /// Opens storage (creating the data directory, the database and the cookie key as needed,
+    /// and applying migrations) and binds the listener.
+    ///
+    /// # Errors
+    /// A data directory or key file that cannot be used, a database that cannot be opened or
+    /// migrated, an address that cannot be bound.
+    pub async fn bind(config: Config) -> Result<Server, ServerError> {
+        std::fs::create_dir_all(&config.data_dir)
+            .map_err(|e| ServerError::io(format!("creating the data directory {}", config.data_dir.display()), e))?;
+        let key = identity::load_or_create_key(&config.data_dir.join("cookie.key"))?;
+        let url = match &config.database {
+            Some(url) => url.clone(),
+            None => format!("sqlite://{}", config.data_dir.join("madang.db").display()),
+        };
+        let db = Db::connect(&url, config.synchronous).await?;
+        tracing::info!(backend = ?db.backend(), synchronous = ?config.synchronous, "database ready");
+        let listener =
+            TcpListener::bind(config.bind).await.map_err(|e| ServerError::io(format!("binding {}", config.bind), e))?;
+        let (shutdown, receiver) = watch::channel(false);
+        let state = app::AppState(Arc::new(app::App::new(db, key, config.allow_fixed_seed, receiver)));
+        Ok(Server { listener, state, shutdown })
+    }
+
+    /// The address actually bound.
+    ///
+    /// # Errors
+    /// The socket's address cannot be read.
+    pub fn local_addr(&self) -> Result<SocketAddr, ServerError> {
+        self.listener.local_addr().map_err(|e| ServerError::io("reading the bound address", e))
+    }
+
+    /// Serves until `shutdown` resolves, then stops accepting, closes WebSockets, lets running
+    /// requests finish and closes the database.
+    ///
+    /// # Errors
+    /// The listener fails.
+    pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServerError> {
+        let Server { listener, state, shutdown: stop } = self;
+        let router = http::router(state.clone());
+        let checkpointer = {
+            let db = state.db.clone();
+            let stop = state.shutdown.clone();
+            tokio::spawn(async move { db.checkpoint(stop).await })
+        };
+        let signal = async move {
+            shutdown.await;
+            tracing::info!("shutting down");
+            let _ = stop.send(true);
+        };
+        axum::serve(listener, router)
+            .with_graceful_shutdown(signal)
+            .await
+            .map_err(|e| ServerError::io("serving", e))?;
+        let _ = checkpointer.await;
+        state.db.close().await;
+        tracing::info!("stopped");
+        Ok(())
+    }
+}
+
+/// Resolves on Ctrl-C (SIGINT) or, on Unix, SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
+}

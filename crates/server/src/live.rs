@@ -1,0 +1,156 @@
+//! What the server needs of a game beyond `madang_games::Match`: cloning a match in progress,
+//! its sides, checking a bot name, and annotating a legal action for the board. Implemented once
+//! for every game through `madang_games::visit`, so no game is named here.
+
+use madang_bots::{BotError, Roster};
+use madang_core::Turn;
+use madang_games::{GameMatch, Match, RecordError, Visitor};
+use serde_json::{Map, Value, json};
+
+/// A game in progress, of any kind, as the server holds it.
+pub trait LiveMatch: Match {
+    /// A copy of the match (rules, state and history).
+    fn boxed(&self) -> Box<dyn LiveMatch>;
+    /// The names of the sides that win or are ranked (teams in Yut's team modes).
+    fn side_names(&self) -> Vec<String>;
+    /// The side seat `seat` plays for.
+    fn side_of_seat(&self, seat: usize) -> usize;
+    /// Checks that `name` is a bot this game knows.
+    ///
+    /// # Errors
+    /// [`BotError`] naming the bots the game knows.
+    fn check_bot(&self, name: &str) -> Result<(), BotError>;
+    /// `action` (legal at the current decision node) annotated for the board: `action`, `kind`,
+    /// and where it moves something `from`, `to` and (with `by_id`) `pieces`.
+    fn annotate(&self, action: &str, by_id: bool) -> Value;
+}
+
+impl Clone for Box<dyn LiveMatch> {
+    fn clone(&self) -> Self {
+        self.boxed()
+    }
+}
+
+impl<G: Roster> LiveMatch for GameMatch<G> {
+    fn boxed(&self) -> Box<dyn LiveMatch> {
+        Box::new(self.clone())
+    }
+
+    fn side_names(&self) -> Vec<String> {
+        self.game.side_names()
+    }
+
+    fn side_of_seat(&self, seat: usize) -> usize {
+        self.game.side_of_seat(seat)
+    }
+
+    fn check_bot(&self, name: &str) -> Result<(), BotError> {
+        self.game.bot(name).map(|_| ())
+    }
+
+    fn annotate(&self, text: &str, by_id: bool) -> Value {
+        let mut out = Map::new();
+        out.insert("action".into(), json!(text));
+        out.insert("kind".into(), json!(text.split(' ').next().unwrap_or_default()));
+        let (Ok(action), Turn::Seat(seat)) = (text.parse::<G::Action>(), self.game.turn(&self.state)) else {
+            return Value::Object(out);
+        };
+        let mut after = self.state.clone();
+        if self.game.apply_quiet(&mut after, action).is_err() {
+            return Value::Object(out);
+        }
+        let (Ok(before), Ok(after)) =
+            (serde_json::to_value(self.game.pieces(&self.state)), serde_json::to_value(self.game.pieces(&after)))
+        else {
+            return Value::Object(out);
+        };
+        let seat_name = self.game.seat_names().get(seat).cloned().unwrap_or_default();
+        let side_name = self.game.side_names().get(self.game.side_of_seat(seat)).cloned().unwrap_or_default();
+        diff_pieces(&before, &after, &seat_name, &side_name, by_id, &mut out);
+        Value::Object(out)
+    }
+}
+
+/// Compares the mover's pieces before and after an action (see `docs/api.md`, "State").
+fn diff_pieces(before: &Value, after: &Value, seat: &str, side: &str, by_id: bool, out: &mut Map<String, Value>) {
+    match (before, after) {
+        (Value::Object(b), Value::Object(a)) => {
+            let key = if b.contains_key(seat) { seat } else { side };
+            let (Some(Value::Array(b)), Some(Value::Array(a))) = (b.get(key), a.get(key)) else { return };
+            let mut removed: Vec<&Value> = b.iter().collect();
+            let mut added = Vec::new();
+            for v in a {
+                match removed.iter().position(|r| *r == v) {
+                    Some(i) => {
+                        removed.remove(i);
+                    }
+                    None => added.push(v),
+                }
+            }
+            if let (Some(from), Some(to)) = (removed.first(), added.first())
+                && removed.iter().all(|r| r == from)
+                && added.iter().all(|x| x == to)
+            {
+                out.insert("from".into(), (*from).clone());
+                out.insert("to".into(), (*to).clone());
+            }
+            if by_id && a.len() == b.len() {
+                let ids: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+                if !ids.is_empty() {
+                    out.insert("pieces".into(), json!(ids));
+                }
+            }
+        }
+        (Value::Array(b), Value::Array(a)) if a.len() == b.len() => {
+            if let Some(cell) = (0..a.len()).find(|&i| b[i].is_null() && !a[i].is_null()) {
+                out.insert("to".into(), json!(cell));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Opens a [`LiveMatch`] at the initial position of `game` under `rules` and `players`.
+///
+/// # Errors
+/// An unknown game or bad rules, named.
+pub fn open_live(game: &str, rules: &Value, players: Option<usize>) -> Result<Box<dyn LiveMatch>, RecordError> {
+    struct Open;
+    impl Visitor for Open {
+        type Output = Box<dyn LiveMatch>;
+        fn visit<G: Roster>(self, game: G) -> Box<dyn LiveMatch> {
+            Box::new(GameMatch::new(game))
+        }
+    }
+    madang_games::visit(game, rules, players, Open)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ur_moves_are_annotated_with_from_and_to_squares() {
+        let mut game = open_live("ur", &json!({}), None).expect("ur opens");
+        game.apply("roll 2").expect("roll");
+        let note = game.annotate("move 0", false);
+        assert_eq!(note, json!({"action": "move 0", "kind": "move", "from": 0, "to": 2}));
+    }
+
+    #[test]
+    fn ludo_moves_name_the_piece() {
+        let mut game = open_live("ludo", &json!({}), None).expect("ludo opens");
+        game.apply("roll 6").expect("roll");
+        let note = game.annotate("move 2", true);
+        assert_eq!(note, json!({"action": "move 2", "kind": "move", "from": -1, "to": 0, "pieces": [2]}));
+    }
+
+    #[test]
+    fn a_copy_is_independent() {
+        let game = open_live("ur", &json!({}), None).expect("ur opens");
+        let mut copy = game.clone();
+        copy.apply("roll 2").expect("roll");
+        assert_eq!(game.history().len(), 0);
+        assert_eq!(copy.history().len(), 1);
+    }
+}

@@ -1,0 +1,196 @@
+//! The WebSocket protocol (`docs/api.md`, "WebSocket").
+
+use std::sync::Arc;
+
+use axum::Extension;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, header};
+use axum::response::Response;
+use madang_games::EndReason;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::app::{App, AppState, Slot, now_ms};
+use crate::error::ApiError;
+use crate::game::ActionRequest;
+use crate::http::{BODY_LIMIT, end_game};
+use crate::identity::PlayerId;
+
+/// A client more than this many versions behind gets a full snapshot instead of the events.
+pub const MAX_CATCH_UP: u64 = 512;
+
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ClientMessage {
+    Hello {
+        #[serde(default)]
+        version: Option<u64>,
+    },
+    Action {
+        action: String,
+        version: u64,
+        #[serde(default)]
+        seat: Option<String>,
+    },
+    Resign {
+        #[serde(default)]
+        seat: Option<String>,
+    },
+    Leave {
+        #[serde(default)]
+        seat: Option<String>,
+    },
+    Ping,
+}
+
+/// `GET /api/games/{id}/ws`: checks the origin and the game, then upgrades.
+///
+/// # Errors
+/// `bad_origin`, `unknown_game_id`.
+pub async fn upgrade(
+    State(state): State<AppState>,
+    Extension(PlayerId(player)): Extension<PlayerId>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or_default();
+        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
+        let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
+        if origin_host != host {
+            return Err(ApiError::forbidden(
+                "bad_origin",
+                format!("a WebSocket from origin {origin:?} is refused: the page must come from {host:?}"),
+            ));
+        }
+    }
+    let slot = state.slot(&id).await?;
+    Ok(ws
+        .max_message_size(BODY_LIMIT)
+        .max_frame_size(BODY_LIMIT)
+        .on_upgrade(move |socket| session(state, slot, player, id, socket)))
+}
+
+fn current(slot: &Slot) -> u64 {
+    *slot.changes.borrow()
+}
+
+async fn send(socket: &mut WebSocket, value: &Value) -> bool {
+    socket.send(Message::Text(value.to_string().into())).await.is_ok()
+}
+
+async fn send_error(socket: &mut WebSocket, error: &ApiError, version: u64) -> bool {
+    let version = error.version.unwrap_or(version);
+    send(socket, &json!({"type": "error", "code": error.code, "message": error.message, "version": version})).await
+}
+
+/// What a client should get to reach the current version from `from` (`None`: a snapshot).
+async fn catch_up(state: &AppState, slot: &Slot, player: &str, from: Option<u64>) -> (Value, u64) {
+    let game = slot.game.lock().await;
+    let version = game.version();
+    let nicknames = state.nicknames();
+    match from {
+        Some(from) if from < version && version - from <= MAX_CATCH_UP => {
+            (game.events_message(from, player, &nicknames), version)
+        }
+        _ => (json!({"type": "state", "state": game.state(player, &nicknames)}), version),
+    }
+}
+
+async fn session(state: AppState, slot: Arc<Slot>, player: String, id: String, mut socket: WebSocket) {
+    let mut changes = slot.changes.subscribe();
+    let mut shutdown = state.shutdown.clone();
+    // The version this client has been sent; `None` until `hello`.
+    let mut sent: Option<u64> = None;
+    tracing::debug!(game = %id, %player, "websocket open");
+    loop {
+        tokio::select! {
+            message = socket.recv() => {
+                let Some(Ok(message)) = message else { break };
+                let text = match message {
+                    Message::Text(text) => text,
+                    Message::Close(_) => break,
+                    Message::Binary(_) => {
+                        let error = ApiError::bad_request("malformed_json", "send JSON text frames, not binary ones");
+                        if !send_error(&mut socket, &error, current(&slot)).await { break }
+                        continue;
+                    }
+                    _ => continue,
+                };
+                let request = match crate::body::parse::<ClientMessage>(text.as_bytes()) {
+                    Ok(request) => request,
+                    Err(error) => {
+                        if !send_error(&mut socket, &error, current(&slot)).await { break }
+                        continue;
+                    }
+                };
+                let result = match request {
+                    ClientMessage::Hello { version } => {
+                        let (message, version) = catch_up(&state, &slot, &player, version).await;
+                        sent = Some(version);
+                        if !send(&mut socket, &message).await { break }
+                        continue;
+                    }
+                    ClientMessage::Ping => {
+                        if !send(&mut socket, &json!({"type": "pong", "version": current(&slot)})).await { break }
+                        continue;
+                    }
+                    _ if sent.is_none() => Err(ApiError::bad_request("hello_first", "send {\"type\": \"hello\", \"version\": n} first")),
+                    ClientMessage::Action { action, version, seat } => {
+                        let request = ActionRequest { action, version, seat };
+                        let now = now_ms();
+                        let who = player.clone();
+                        App::command(&state, slot.clone(), player.clone(), move |game| game.play(&who, &request, now)).await
+                    }
+                    ClientMessage::Resign { seat } => {
+                        end_game(state.clone(), player.clone(), id.clone(), EndReason::Resign, seat).await.map(|j| j.0)
+                    }
+                    ClientMessage::Leave { seat } => {
+                        end_game(state.clone(), player.clone(), id.clone(), EndReason::Abandoned, seat).await.map(|j| j.0)
+                    }
+                };
+                match result {
+                    Ok(message) => {
+                        let from = message["from"].as_u64().unwrap_or_default();
+                        let to = message["to"].as_u64().unwrap_or_default();
+                        if sent == Some(from) {
+                            sent = Some(to);
+                            if !send(&mut socket, &message).await { break }
+                            // This connection has what it announced; catch up at once if more came.
+                            let current = *changes.borrow_and_update();
+                            if current > to {
+                                let (message, version) = catch_up(&state, &slot, &player, sent).await;
+                                sent = Some(version);
+                                if !send(&mut socket, &message).await { break }
+                            }
+                        } else {
+                            // Something else changed the game in between: catch up in order.
+                            let (message, version) = catch_up(&state, &slot, &player, sent).await;
+                            sent = Some(version);
+                            if !send(&mut socket, &message).await { break }
+                        }
+                    }
+                    Err(error) => {
+                        if !send_error(&mut socket, &error, current(&slot)).await { break }
+                    }
+                }
+            }
+            changed = changes.changed(), if sent.is_some() => {
+                if changed.is_err() { break }
+                let current = *changes.borrow_and_update();
+                if sent.is_some_and(|s| s < current) {
+                    let (message, version) = catch_up(&state, &slot, &player, sent).await;
+                    sent = Some(version);
+                    if !send(&mut socket, &message).await { break }
+                }
+            }
+            _ = shutdown.changed() => {
+                let _ = socket.send(Message::Close(None)).await;
+                break;
+            }
+        }
+    }
+    tracing::debug!(game = %id, %player, "websocket closed");
+}

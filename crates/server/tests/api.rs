@@ -1,0 +1,366 @@
+//! Refusals, identity, the WebSocket protocol, stats, history and resuming, over real HTTP and
+//! WebSocket on 127.0.0.1 (SQLite, and PostgreSQL when `MADANG_TEST_POSTGRES` is set).
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::{TempDir, TestServer, Ws, assert_refused, backends};
+use serde_json::{Value, json};
+
+const UR_VS_CPU: &str =
+    r#"{"game": "ur", "rules": {"pieces": 2}, "seats": [{"kind": "human"}, {"kind": "cpu", "level": "hard"}]}"#;
+
+fn ur_vs_cpu() -> Value {
+    serde_json::from_str(UR_VS_CPU).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refused_requests_name_the_problem_and_change_nothing() {
+    for database in backends() {
+        let dir = TempDir::new("refusals");
+        let server = TestServer::start(&dir, database, false).await;
+        let mut client = server.client();
+        let state = client.create(ur_vs_cpu()).await;
+        let id = state["id"].as_str().unwrap().to_owned();
+        let version = state["version"].clone();
+        let actions = format!("/api/games/{id}/actions");
+
+        // An illegal action: the engine's reason is named.
+        let answer = client.post(&actions, json!({"action": "move 9", "version": version})).await;
+        assert_refused(&answer, 422, "illegal_action", "move 9");
+        assert_eq!(answer.1["error"]["version"], version);
+        // Not notation at all.
+        assert_refused(
+            &client.post(&actions, json!({"action": "jump", "version": version})).await,
+            422,
+            "illegal_action",
+            "jump",
+        );
+        // A chance outcome chosen by the client: the server alone rolls.
+        assert_refused(
+            &client.post(&actions, json!({"action": "roll 4", "version": version})).await,
+            422,
+            "illegal_action",
+            "roll 4",
+        );
+        // An action for the CPU's seat.
+        let legal = state["legal"][0].clone();
+        assert_refused(
+            &client.post(&actions, json!({"action": legal, "version": version, "seat": "dark"})).await,
+            403,
+            "cpu_seat",
+            "dark",
+        );
+        // A stale version.
+        let answer = client.post(&actions, json!({"action": legal, "version": 0})).await;
+        assert_refused(&answer, 409, "stale_version", "version");
+        assert_eq!(answer.1["error"]["version"], version);
+        // A malformed body and a body of the wrong shape (the field is named).
+        assert_refused(&client.post_raw(&actions, "{\"action\": ").await, 400, "malformed_json", "EOF");
+        assert_refused(
+            &client.post(&actions, json!({"action": 3, "version": version})).await,
+            400,
+            "malformed_json",
+            "action",
+        );
+        assert_refused(&client.post(&actions, json!({"version": version})).await, 400, "malformed_json", "action");
+        // Another player.
+        let mut stranger = server.client();
+        assert_refused(
+            &stranger.post(&actions, json!({"action": legal, "version": version})).await,
+            403,
+            "not_your_seat",
+            "light",
+        );
+        // Nothing changed.
+        let after = client.state(&id).await;
+        assert_eq!(after, state);
+
+        // Unknown game id, unknown game, bad rule value (the key is named), bad seats, bad level,
+        // a fixed seed without --allow-fixed-seed.
+        assert_refused(&client.get("/api/games/0123456789abcdef").await, 404, "unknown_game_id", "0123456789abcdef");
+        assert_refused(&client.get("/api/games/nonsense").await, 404, "unknown_game_id", "nonsense");
+        assert_refused(
+            &client.post("/api/games/0123456789abcdef/actions", json!({"action": "move 0", "version": 0})).await,
+            404,
+            "unknown_game_id",
+            "0123456789abcdef",
+        );
+        assert_refused(&client.post("/api/games", json!({"game": "chess"})).await, 422, "unknown_game", "chess");
+        assert_refused(
+            &client.post("/api/games", json!({"game": "ur", "rules": {"pieces": 9}})).await,
+            422,
+            "bad_rules",
+            "pieces",
+        );
+        assert_refused(
+            &client.post("/api/games", json!({"game": "ur", "rules": {"colour": "red"}})).await,
+            422,
+            "bad_rules",
+            "colour",
+        );
+        assert_refused(
+            &client.post("/api/games", json!({"game": "yut", "rules": {"nak": "2/1"}})).await,
+            422,
+            "bad_rules",
+            "nak",
+        );
+        assert_refused(
+            &client.post("/api/games", json!({"game": "ur", "seats": [{"kind": "human"}]})).await,
+            422,
+            "bad_seats",
+            "2 seats",
+        );
+        assert_refused(
+            &client.post("/api/games", json!({"game": "ur", "seats": [{"kind": "cpu"}, {"kind": "cpu"}]})).await,
+            422,
+            "bad_seats",
+            "human",
+        );
+        assert_refused(
+            &client
+                .post(
+                    "/api/games",
+                    json!({"game": "ur", "seats": [{"kind": "human"}, {"kind": "cpu", "level": "godlike"}]}),
+                )
+                .await,
+            422,
+            "bad_level",
+            "godlike",
+        );
+        assert_refused(
+            &client.post("/api/games", json!({"game": "ur", "seed": "00".repeat(32)})).await,
+            403,
+            "fixed_seed_disabled",
+            "seed",
+        );
+        assert_refused(&client.post_raw("/api/games", &"x".repeat(20_000)).await, 413, "body_too_large", "16 KiB");
+        assert_refused(&client.get("/").await, 404, "not_found", "browser client");
+        assert_refused(&client.get("/api/nothing").await, 404, "not_found", "/api/nothing");
+        assert_refused(
+            &client.send(reqwest::Method::DELETE, "/api/games", None).await,
+            405,
+            "method_not_allowed",
+            "DELETE",
+        );
+        assert_refused(&client.get(&format!("/api/games/{id}/steps/abc")).await, 400, "bad_request", "abc");
+        assert_refused(&client.get(&format!("/api/games/{id}/steps/999")).await, 404, "unknown_step", "999");
+        assert_refused(&client.get(&format!("/api/games/{id}/ws")).await, 400, "bad_request", "WebSocket");
+        // Still nothing changed.
+        assert_eq!(client.state(&id).await["version"], version);
+        server.stop().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_action_out_of_turn_on_one_screen_is_refused() {
+    let dir = TempDir::new("out-of-turn");
+    let server = TestServer::start(&dir, None, false).await;
+    let mut client = server.client();
+    let state = client.create(json!({"game": "ur", "seats": [{"kind": "human"}, {"kind": "human"}]})).await;
+    assert_eq!(state["mode"], "same_screen");
+    let id = state["id"].as_str().unwrap();
+    assert_eq!(state["to_move"], "light");
+    let answer = client
+        .post(
+            &format!("/api/games/{id}/actions"),
+            json!({"action": state["legal"][0], "version": state["version"], "seat": "dark"}),
+        )
+        .await;
+    assert_refused(&answer, 409, "not_your_turn", "light's turn");
+    assert_eq!(client.state(id).await, state);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cpu_moves_until_a_human_must_act() {
+    let dir = TempDir::new("cpu-first");
+    let server = TestServer::start(&dir, None, false).await;
+    let mut client = server.client();
+    // The human plays dark: light (the CPU) moves first, and the dice roll for both.
+    let state =
+        client.create(json!({"game": "ur", "seats": [{"kind": "cpu", "level": "easy"}, {"kind": "human"}]})).await;
+    assert_eq!(state["to_move"], "dark");
+    assert_eq!(state["my_seats"], json!(["dark"]));
+    let id = state["id"].as_str().unwrap();
+    let (_, record) = client.get(&format!("/api/games/{id}/record")).await;
+    let actions = record["actions"].as_array().unwrap();
+    assert_eq!(actions.len() as u64, state["version"].as_u64().unwrap());
+    assert!(actions.len() >= 2, "light rolled and moved (or passed) before dark: {actions:?}");
+    assert!(actions[0].as_str().unwrap().starts_with("roll"));
+    // Ludo: three CPUs after the human; after one human action they all play until seat 0 again.
+    let ludo = client
+        .create(json!({"game": "ludo", "seats": [{"kind": "human"}, {"kind": "cpu", "level": "hard"}, {"kind": "cpu", "level": "hard"}, {"kind": "cpu", "level": "hard"}]}))
+        .await;
+    let mut state = ludo;
+    for _ in 0..20 {
+        if state["status"] == "finished" {
+            break;
+        }
+        assert_eq!(state["to_move"], "0");
+        let message = client.play_first(&state).await;
+        state = message["state"].clone();
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn identity_is_a_signed_cookie_and_the_nickname_can_change() {
+    let dir = TempDir::new("identity");
+    let server = TestServer::start(&dir, None, false).await;
+    let mut client = server.client();
+    let (status, me) = client.get("/api/me").await;
+    assert_eq!(status, 200);
+    assert!(client.cookie.is_some());
+    let id = me["id"].as_str().unwrap().to_owned();
+    let (_, again) = client.get("/api/me").await;
+    assert_eq!(again["id"], id);
+    let (status, renamed) =
+        client.send(reqwest::Method::PUT, "/api/me", Some(json!({"nickname": " 윷 장인 "}).to_string())).await;
+    assert_eq!((status, renamed["nickname"].as_str()), (200, Some("윷 장인")));
+    let bad = client.send(reqwest::Method::PUT, "/api/me", Some(json!({"nickname": "<script>"}).to_string())).await;
+    assert_refused(&bad, 422, "bad_nickname", "'<'");
+    let long =
+        client.send(reqwest::Method::PUT, "/api/me", Some(json!({"nickname": "가".repeat(25)}).to_string())).await;
+    assert_refused(&long, 422, "bad_nickname", "24");
+    // A tampered cookie is not accepted: a new guest is made.
+    let mut forger = server.client();
+    forger.cookie = Some(format!("madang_player={id}"));
+    let (_, other) = forger.get("/api/me").await;
+    assert_ne!(other["id"], id);
+    // The key survives a restart: the same cookie still works.
+    server.stop().await;
+    let server = TestServer::start(&dir, None, false).await;
+    client.base = server.base.clone();
+    let (_, after) = client.get("/api/me").await;
+    assert_eq!((after["id"].as_str(), after["nickname"].as_str()), (Some(id.as_str()), Some("윷 장인")));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websocket_answers_every_command_and_pushes_every_change() {
+    let dir = TempDir::new("ws");
+    let server = TestServer::start(&dir, None, false).await;
+    let mut client = server.client();
+    let state = client.create(ur_vs_cpu()).await;
+    let id = state["id"].as_str().unwrap().to_owned();
+    let mut ws = Ws::connect(&server, &client, &id).await;
+    let mut watcher = Ws::connect(&server, &client, &id).await;
+    // A command before hello is refused, not ignored.
+    ws.send(json!({"type": "resign"})).await;
+    assert_eq!(ws.recv().await["code"], "hello_first");
+    ws.send(json!({"type": "hello"})).await;
+    let hello = ws.recv().await;
+    assert_eq!(hello["type"], "state");
+    assert_eq!(hello["state"], state);
+    watcher.send(json!({"type": "hello", "version": state["version"]})).await;
+    assert_eq!(watcher.recv().await["type"], "state");
+    // An action: answered with the events, and pushed to the other connection.
+    ws.send(json!({"type": "action", "action": state["moves"][0]["action"], "version": state["version"]})).await;
+    let events = ws.recv().await;
+    assert_eq!(events["type"], "events");
+    assert_eq!(events["from"], state["version"]);
+    let pushed = watcher.recv().await;
+    assert_eq!(pushed, events);
+    let current = events["state"].clone();
+    // A stale command gets an explicit error with the current version.
+    ws.send(json!({"type": "action", "action": state["moves"][0]["action"], "version": state["version"]})).await;
+    let error = ws.recv().await;
+    assert_eq!((error["type"].as_str(), error["code"].as_str()), (Some("error"), Some("stale_version")));
+    assert_eq!(error["version"], current["version"]);
+    // Bad JSON is answered too.
+    ws.send(json!({"type": "fly"})).await;
+    assert_eq!(ws.recv().await["code"], "malformed_json");
+    ws.send(json!({"type": "ping"})).await;
+    assert_eq!(ws.recv().await, json!({"type": "pong", "version": current["version"]}));
+    // An HTTP action reaches both connections as events, in order.
+    let message = client.play_first(&current).await;
+    for socket in [&mut ws, &mut watcher] {
+        let pushed = socket.recv().await;
+        assert_eq!((pushed["from"].clone(), pushed["to"].clone()), (message["from"].clone(), message["to"].clone()));
+    }
+    // A client reconnecting from an old version gets what it missed.
+    let mut late = Ws::connect(&server, &client, &id).await;
+    late.send(json!({"type": "hello", "version": state["version"]})).await;
+    let missed = late.recv().await;
+    assert_eq!(missed["type"], "events");
+    assert_eq!(missed["from"], state["version"]);
+    assert_eq!(missed["to"], message["to"]);
+    // Resign over the socket ends the game and reveals the seed.
+    ws.send(json!({"type": "resign"})).await;
+    let end = ws.recv().await;
+    let entry = end["events"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(entry["type"], "end");
+    assert_eq!(entry["end"], json!({"reason": "resign", "by": "light"}));
+    assert_eq!(end["state"]["status"], "finished");
+    assert_eq!(end["state"]["result"]["winner"], "dark");
+    assert!(end["state"]["seed"].is_string());
+    ws.send(json!({"type": "action", "action": "move 0", "version": end["to"]})).await;
+    assert_eq!(ws.recv().await["code"], "game_over");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_websocket_from_another_origin_is_refused() {
+    let dir = TempDir::new("origin");
+    let server = TestServer::start(&dir, None, false).await;
+    let mut client = server.client();
+    let state = client.create(ur_vs_cpu()).await;
+    let id = state["id"].as_str().unwrap();
+    let response = client
+        .http
+        .get(format!("{}/api/games/{id}/ws", server.base))
+        .header("cookie", client.cookie.clone().unwrap())
+        .header("origin", "http://evil.example")
+        .header("connection", "upgrade")
+        .header("upgrade", "websocket")
+        .header("sec-websocket-version", "13")
+        .header("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ==")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 403);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "bad_origin");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unfinished_games_resume_after_a_restart() {
+    for database in backends() {
+        let dir = TempDir::new("resume");
+        let server = TestServer::start(&dir, database.clone(), true).await;
+        let mut client = server.client();
+        let seed = "5e".repeat(32);
+        let body = json!({"game": "ur", "rules": {"pieces": 2}, "seats": [{"kind": "human"}, {"kind": "cpu", "level": "normal"}], "seed": seed});
+        let mut state = client.create(body.clone()).await;
+        for _ in 0..3 {
+            state = client.play_first(&state).await["state"].clone();
+        }
+        let id = state["id"].as_str().unwrap().to_owned();
+        server.stop().await;
+        let server = TestServer::start(&dir, database.clone(), true).await;
+        client.base = server.base.clone();
+        assert_eq!(client.state(&id).await, state, "the game continues where it was");
+        let (_, history) = client.get("/api/history").await;
+        assert_eq!(
+            (history["games"][0]["id"].as_str(), history["games"][0]["status"].as_str()),
+            (Some(id.as_str()), Some("ongoing"))
+        );
+        while state["status"] != "finished" {
+            state = client.play_first(&state).await["state"].clone();
+        }
+        // The same seed played without a restart gives the same game.
+        let mut fresh = server.client();
+        let mut other = fresh.create(body).await;
+        while other["status"] != "finished" {
+            other = fresh.play_first(&other).await["state"].clone();
+        }
+        let (_, a) = client.get(&format!("/api/games/{id}/record")).await;
+        let (_, b) = fresh.get(&format!("/api/games/{}/record", other["id"].as_str().unwrap())).await;
+        assert_eq!(a["actions"], b["actions"]);
+        assert_eq!(a["seed"], seed.as_str());
+        server.stop().await;
+    }
+}

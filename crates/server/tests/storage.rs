@@ -1,0 +1,228 @@
+//! Storage and stats, on SQLite and (when `MADANG_TEST_POSTGRES` is set) PostgreSQL: finished,
+//! drawn, resigned, left and roll-limit games in the stats; the write guard against two
+//! writers; many actions in one batch.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::{Client, TempDir, TestServer, assert_refused, backends};
+use madang_server::db::{ActionRow, Db, GameRow, GameUpdate};
+use madang_server::game::{ActionRequest, LiveGame, NewGame};
+use madang_server::{Synchronous, db};
+use serde_json::{Value, json};
+
+fn database_url(dir: &TempDir, database: &Option<String>) -> String {
+    database.clone().unwrap_or_else(|| format!("sqlite://{}", dir.0.join("madang.db").display()))
+}
+
+/// A seed whose Dice Poker game (human choosing the first legal action, CPU `easy`) is drawn,
+/// found by playing the server's own game code in memory.
+fn drawn_dice_poker_seed() -> String {
+    for i in 0..5000 {
+        let seed = madang_seed::sim_game_seed(6, i);
+        let mut game = LiveGame::create(NewGame {
+            id: "0000000000000000".into(),
+            owner: "p".into(),
+            game: "dice-poker".into(),
+            rules: json!({}),
+            players: None,
+            seats: vec![None, Some("easy".into())],
+            seed,
+            now: 0,
+        })
+        .unwrap();
+        while !game.core.ended() {
+            let request =
+                ActionRequest { action: game.core.game.legal()[0].clone(), version: game.version(), seat: None };
+            let change = game.play("p", &request, 0).unwrap();
+            game.commit(change);
+        }
+        if game.outcome_for(&game.core, "p") == Some("drawn") {
+            return seed.to_string();
+        }
+    }
+    panic!("no drawn game in 5000 seeds");
+}
+
+async fn play_out(client: &mut Client, mut state: Value) -> Value {
+    while state["status"] != "finished" {
+        state = client.play_first(&state).await["state"].clone();
+    }
+    state
+}
+
+fn line<'a>(stats: &'a Value, game: &str, mode: &str) -> &'a Value {
+    stats["stats"].as_array().unwrap().iter().find(|l| l["game"] == game && l["mode"] == mode).unwrap()
+}
+
+fn counts(line: &Value) -> [u64; 6] {
+    ["played", "won", "lost", "drawn", "no_result", "ongoing"].map(|k| line[k].as_u64().unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stats_count_finished_drawn_resigned_left_and_roll_limit_games() {
+    let draw_seed = drawn_dice_poker_seed();
+    for database in backends() {
+        let dir = TempDir::new("stats");
+        let server = TestServer::start(&dir, database.clone(), true).await;
+        let mut client = server.client();
+        let (_, me) = client.get("/api/me").await;
+        let player = me["id"].as_str().unwrap().to_owned();
+
+        // A drawn Dice Poker game.
+        let state = client
+            .create(json!({"game": "dice-poker", "seats": [{"kind": "human"}, {"kind": "cpu", "level": "easy"}], "seed": draw_seed}))
+            .await;
+        let state = play_out(&mut client, state).await;
+        assert_eq!(state["result"]["draw"], true, "{}", state["result"]);
+        // A resigned Dice Poker game: a loss.
+        let state = client
+            .create(json!({"game": "dice-poker", "seats": [{"kind": "human"}, {"kind": "cpu", "level": "easy"}]}))
+            .await;
+        let id = state["id"].as_str().unwrap();
+        let (status, message) = client.post_raw(&format!("/api/games/{id}/resign"), "").await;
+        assert_eq!(status, 200, "{message}");
+        assert_eq!(message["state"]["end"], json!({"reason": "resign", "by": "white"}));
+        // An unfinished one.
+        client
+            .create(json!({"game": "dice-poker", "seats": [{"kind": "human"}, {"kind": "cpu", "level": "easy"}]}))
+            .await;
+        let (_, stats) = client.get("/api/stats").await;
+        let poker = line(&stats, "dice-poker", "computer");
+        assert_eq!(counts(poker), [2, 0, 1, 1, 0, 1], "{poker}");
+        assert_eq!(poker["cpu"], "easy");
+
+        // Ludo: resigning is not offered; leaving counts as played, neither won nor lost.
+        let ludo_seats = json!([{"kind": "human"}, {"kind": "cpu", "level": "easy"}, {"kind": "cpu", "level": "easy"}, {"kind": "cpu", "level": "easy"}]);
+        let state = client.create(json!({"game": "ludo", "seats": ludo_seats})).await;
+        let id = state["id"].as_str().unwrap().to_owned();
+        assert_refused(&client.post_raw(&format!("/api/games/{id}/resign"), "").await, 409, "not_allowed", "leave");
+        let (status, message) = client.post(&format!("/api/games/{id}/leave"), json!({})).await;
+        assert_eq!(status, 200);
+        assert_eq!(message["state"]["result"]["no_result"], "abandoned");
+        assert_refused(&client.post(&format!("/api/games/{id}/leave"), json!({})).await, 409, "game_over", "ended");
+        // A Ludo game played to its end: won or lost.
+        let state = client.create(json!({"game": "ludo", "seats": ludo_seats})).await;
+        let finished = play_out(&mut client, state).await;
+        let won = finished["result"]["winner"] == "0";
+        // A Ludo game ended by the 10,000-roll limit: nobody rolls a 6, every turn passes. Built
+        // in storage directly (it cannot be reached cheaply by playing), then read through the API.
+        let db = Db::connect(&database_url(&dir, &database), Synchronous::Normal).await.unwrap();
+        let seats = json!([{"name": "0", "kind": "human", "level": null, "player": player},
+                           {"name": "1", "kind": "cpu", "level": "easy"}, {"name": "2", "kind": "cpu", "level": "easy"},
+                           {"name": "3", "kind": "cpu", "level": "easy"}]);
+        let actions: Vec<ActionRow> = (0..10_000)
+            .map(|i| ActionRow { idx: i, action: "roll 1".into(), seat: None, actor: "chance".into(), created: 1 })
+            .collect();
+        let roll_limit_id = format!("{:016x}", u64::from(std::process::id()) << 8 | u64::from(database.is_some()));
+        let stored = GameRow {
+            id: roll_limit_id.clone(),
+            owner: player.clone(),
+            game: "ludo".into(),
+            rules: "{}".into(),
+            players: None,
+            seats: seats.to_string(),
+            mode: "computer".into(),
+            cpu: Some("easy".into()),
+            seed: "11".repeat(32),
+            commitment: String::new(),
+            status: "ongoing".into(),
+            result: None,
+            end_reason: None,
+            end_by: None,
+            version: 10_000,
+            chance_pos: 0,
+            bot_pos: "[0,0,0,0]".into(),
+            play_ms: 0,
+            created: 1,
+            updated: 1,
+            finished: None,
+        };
+        let live = LiveGame::load(&stored, &actions).unwrap();
+        assert!(live.core.ended());
+        assert_eq!(live.outcome_for(&live.core, &player), Some("no_result"));
+        db.create_game(&live.row(), &live.participants(), &actions, &live.outcomes(&live.core)).await.unwrap();
+        let state = client.state(&roll_limit_id).await;
+        assert_eq!(state["result"]["no_result"], "roll limit");
+        let (_, stats) = client.get("/api/stats").await;
+        let ludo = line(&stats, "ludo", "computer");
+        assert_eq!(counts(ludo), [3, u64::from(won), u64::from(!won), 0, 2, 0], "{ludo}");
+        db.close().await;
+        server.stop().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_is_stored_only_on_the_version_it_was_computed_from() {
+    for database in backends() {
+        let dir = TempDir::new("versions");
+        let db = Db::connect(&database_url(&dir, &database), Synchronous::Full).await.unwrap();
+        let unique = std::process::id() as u64 * 1000 + u64::from(database.is_some());
+        let player = db::PlayerRow { id: format!("{unique:032x}"), nickname: "t".into(), created: 1 };
+        db.create_player(&player).await.unwrap();
+        let id = format!("{unique:016x}");
+        let row = GameRow {
+            id: id.clone(),
+            owner: player.id.clone(),
+            game: "ur".into(),
+            rules: "{}".into(),
+            players: Some(2),
+            seats: "[]".into(),
+            mode: "computer".into(),
+            cpu: None,
+            seed: "22".repeat(32),
+            commitment: "c".into(),
+            status: "ongoing".into(),
+            result: None,
+            end_reason: None,
+            end_by: None,
+            version: 0,
+            chance_pos: 0,
+            bot_pos: "[]".into(),
+            play_ms: 0,
+            created: 1,
+            updated: 1,
+            finished: None,
+        };
+        db.create_game(&row, std::slice::from_ref(&player.id), &[], &[]).await.unwrap();
+        let update = |version: i64| GameUpdate {
+            status: "ongoing".into(),
+            result: None,
+            end_reason: None,
+            end_by: None,
+            version,
+            chance_pos: 7,
+            bot_pos: "[1,2]".into(),
+            play_ms: 5,
+            updated: 2,
+            finished: None,
+        };
+        let batch = |from: i64, n: i64| -> Vec<ActionRow> {
+            (from..from + n)
+                .map(|i| ActionRow {
+                    idx: i,
+                    action: format!("a{i}"),
+                    seat: Some("light".into()),
+                    actor: "human".into(),
+                    created: 2,
+                })
+                .collect()
+        };
+        // 450 actions in one batch (several multi-row statements).
+        db.store_batch(&id, 0, &update(450), &batch(0, 450), &[]).await.unwrap();
+        // A second writer computing from version 0 is refused and stores nothing.
+        assert!(db.store_batch(&id, 0, &update(451), &batch(450, 1), &[]).await.is_err());
+        // A batch that collides with stored actions is refused whole, the version kept.
+        assert!(db.store_batch(&id, 450, &update(452), &batch(449, 3), &[]).await.is_err());
+        let (game, actions) = db.load_game(&id).await.unwrap().unwrap();
+        assert_eq!((game.version, game.chance_pos, game.bot_pos.as_str(), actions.len()), (450, 7, "[1,2]", 450));
+        assert_eq!(actions[449].action, "a449");
+        assert_eq!(actions[449].seat.as_deref(), Some("light"));
+        assert!(db.load_game("ffffffffffffffff").await.unwrap().is_none());
+        let history = db.history(&player.id, 10, 0).await.unwrap();
+        assert_eq!(history.len(), 1);
+        assert_eq!(history[0].outcome, None);
+        db.close().await;
+    }
+}
