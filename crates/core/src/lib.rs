@@ -94,6 +94,23 @@ impl NotationError {
     }
 }
 
+/// Parses the number `word` of the action `text`: decimal digits without sign or leading zeros
+/// (so every action has one spelling), at most 255. Every game's notation uses it.
+///
+/// # Errors
+/// A [`NotationError`] for `text` saying the number is malformed or out of range.
+pub fn notation_number(text: &str, word: &str) -> Result<u8, NotationError> {
+    let canonical =
+        !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) && (word == "0" || !word.starts_with('0'));
+    if !canonical {
+        return Err(NotationError::new(
+            text,
+            format!("{word:?} is not a number written without sign or leading zeros"),
+        ));
+    }
+    word.parse().map_err(|_| NotationError::new(text, format!("{word} is out of range")))
+}
+
 /// A rule option with a bad value, or a rule combination the game does not allow.
 ///
 /// Unknown keys are rejected earlier, by the options type's `deny_unknown_fields`; this error is

@@ -90,15 +90,7 @@ impl FromStr for PokerAction {
             "token" => PokerAction::Token,
             _ => return Err(expected()),
         };
-        let canonical =
-            !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) && (rest == "0" || !rest.starts_with('0'));
-        if !canonical {
-            return Err(NotationError::new(
-                text,
-                format!("`{word}` takes a number written without sign or leading zeros"),
-            ));
-        }
-        rest.parse().map(make).map_err(|_| NotationError::new(text, format!("{rest} is out of range")))
+        madang_core::notation_number(text, rest).map(make)
     }
 }
 

@@ -62,17 +62,12 @@ impl fmt::Display for LudoAction {
     }
 }
 
-/// Parses the number after `word ` (no sign, no leading zeros).
+/// Parses `word N` into N.
 fn parse_number(text: &str, word: &str) -> Result<u8, NotationError> {
-    let Some(rest) = text.strip_prefix(word).and_then(|r| r.strip_prefix(' ')) else {
-        return Err(NotationError::new(text, "expected `roll N` or `move P`"));
-    };
-    let canonical =
-        !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) && (rest == "0" || !rest.starts_with('0'));
-    if !canonical {
-        return Err(NotationError::new(text, format!("`{word}` takes a number written without sign or leading zeros")));
+    match text.strip_prefix(word).and_then(|r| r.strip_prefix(' ')) {
+        Some(rest) => madang_core::notation_number(text, rest),
+        None => Err(NotationError::new(text, "expected `roll N` or `move P`")),
     }
-    rest.parse().map_err(|_| NotationError::new(text, format!("{rest} is out of range")))
 }
 
 impl FromStr for LudoAction {

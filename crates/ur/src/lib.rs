@@ -175,17 +175,12 @@ impl fmt::Display for UrAction {
     }
 }
 
-/// Parses a small non-negative decimal number written without sign or leading zeros.
+/// Parses `word N` into N.
 fn parse_number(text: &str, word: &str) -> Result<u8, NotationError> {
-    let Some(rest) = text.strip_prefix(word).and_then(|r| r.strip_prefix(' ')) else {
-        return Err(NotationError::new(text, "expected `roll N` or `move K`"));
-    };
-    let canonical =
-        !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) && (rest == "0" || !rest.starts_with('0'));
-    if !canonical {
-        return Err(NotationError::new(text, format!("`{word}` takes a number written without sign or leading zeros")));
+    match text.strip_prefix(word).and_then(|r| r.strip_prefix(' ')) {
+        Some(rest) => madang_core::notation_number(text, rest),
+        None => Err(NotationError::new(text, "expected `roll N` or `move K`")),
     }
-    rest.parse().map_err(|_| NotationError::new(text, format!("{rest} is out of range")))
 }
 
 impl FromStr for UrAction {

@@ -126,15 +126,6 @@ impl fmt::Display for YutAction {
     }
 }
 
-fn number(text: &str, word: &str) -> Result<u8, NotationError> {
-    let canonical =
-        !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) && (word == "0" || !word.starts_with('0'));
-    if !canonical {
-        return Err(NotationError::new(text, format!("{word:?} is not a number without sign or leading zeros")));
-    }
-    word.parse().map_err(|_| NotationError::new(text, format!("{word} is out of range")))
-}
-
 fn stick(text: &str, word: &str) -> Result<Stick, NotationError> {
     word.parse().map_err(|()| {
         NotationError::new(text, format!("{word:?} is not a result (backdo, do, gae, geol, yut, mo, nak)"))
@@ -149,11 +140,11 @@ impl FromStr for YutAction {
         match words.as_slice() {
             ["throw", r] => Ok(YutAction::Throw(stick(text, r)?)),
             ["enter", r] => Ok(YutAction::Enter(stick(text, r)?)),
-            ["move", p, r] => Ok(YutAction::Move(number(text, p)?, stick(text, r)?)),
-            ["route", s] => Ok(YutAction::Route(number(text, s)?)),
+            ["move", p, r] => Ok(YutAction::Move(madang_core::notation_number(text, p)?, stick(text, r)?)),
+            ["route", s] => Ok(YutAction::Route(madang_core::notation_number(text, s)?)),
             ["stack", "yes"] => Ok(YutAction::Stack(true)),
             ["stack", "no"] => Ok(YutAction::Stack(false)),
-            ["slot", n] => Ok(YutAction::Slot(number(text, n)?)),
+            ["slot", n] => Ok(YutAction::Slot(madang_core::notation_number(text, n)?)),
             _ => Err(NotationError::new(
                 text,
                 "expected `throw R`, `enter R`, `move P R`, `route S`, `stack yes|no` or `slot N`",
