@@ -42,7 +42,7 @@ enum Command {
     },
     /// Play many seeded games between bots and report win rates and game lengths.
     Sim(sim::SimArgs),
-    /// Run the game server: play against the computer or on one screen in the browser.
+    /// Run the game server: the HTTP and WebSocket API for games against the computer and on one screen.
     Serve(serve::ServeArgs),
 }
 

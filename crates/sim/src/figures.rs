@@ -40,25 +40,53 @@ pub enum Figure {
 impl FigureTotals {
     /// Adds one game's figures.
     pub(crate) fn add(&mut self, figures: &Value) {
-        self.add_at(String::new(), figures);
+        let mut path = String::new();
+        self.add_at(&mut path, figures);
     }
 
-    fn add_at(&mut self, path: String, value: &Value) {
-        let join = |key: &str| if path.is_empty() { key.to_owned() } else { format!("{path}.{key}") };
+    /// Adds `value` at `path`; `path` is a reused buffer, so a known path allocates nothing.
+    fn add_at(&mut self, path: &mut String, value: &Value) {
+        let mut descend = |this: &mut Self, key: &str, child: &Value| {
+            let len = path.len();
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(key);
+            this.add_at(path, child);
+            path.truncate(len);
+        };
         match value {
-            Value::Object(map) => map.iter().for_each(|(k, v)| self.add_at(join(k), v)),
-            Value::Array(items) => items.iter().enumerate().for_each(|(i, v)| self.add_at(join(&i.to_string()), v)),
-            Value::Number(n) => self.leaf(path).sum += n.as_f64().unwrap_or(0.0),
-            Value::Bool(b) => self.leaf(path).sum += f64::from(u8::from(*b)),
-            Value::String(s) => *self.leaf(path).counts.entry(s.clone()).or_default() += 1,
+            Value::Object(map) => map.iter().for_each(|(k, v)| descend(self, k, v)),
+            Value::Array(items) => {
+                let mut key = String::new();
+                for (i, v) in items.iter().enumerate() {
+                    key.clear();
+                    key.push_str(&i.to_string());
+                    descend(self, &key, v);
+                }
+            }
+            Value::Number(n) => self.with_leaf(path, |leaf| leaf.sum += n.as_f64().unwrap_or(0.0)),
+            Value::Bool(b) => self.with_leaf(path, |leaf| leaf.sum += f64::from(u8::from(*b))),
+            Value::String(text) => self.with_leaf(path, |leaf| match leaf.counts.get_mut(text.as_str()) {
+                Some(count) => *count += 1,
+                None => {
+                    leaf.counts.insert(text.clone(), 1);
+                }
+            }),
             Value::Null => {}
         }
     }
 
-    fn leaf(&mut self, path: String) -> &mut Leaf {
-        let leaf = self.leaves.entry(path).or_default();
-        leaf.games += 1;
-        leaf
+    /// Counts one more game at `path` and updates its leaf.
+    fn with_leaf(&mut self, path: &str, update: impl FnOnce(&mut Leaf)) {
+        if let Some(leaf) = self.leaves.get_mut(path) {
+            leaf.games += 1;
+            update(leaf);
+        } else {
+            let mut leaf = Leaf { games: 1, ..Leaf::default() };
+            update(&mut leaf);
+            self.leaves.insert(path.to_owned(), leaf);
+        }
     }
 
     /// Adds another chunk's totals (chunks are merged in game order, so sums are reproducible).
