@@ -234,3 +234,55 @@ fn check_unlisted_actions_refused<G: Game>(
         }
     }
 }
+
+/// One step of a random-action property test: an arbitrary action (usually illegal), or the
+/// `i`-th listed action (legal move or chance outcome, modulo the list's length).
+#[derive(Clone, Copy, Debug)]
+pub enum Step<A> {
+    /// Exactly this action.
+    Arbitrary(A),
+    /// The listed action at this index (modulo the number listed).
+    Listed(u8),
+}
+
+/// Applies one [`Step`] to `state` and checks the engine model's promises about it: `apply`
+/// succeeds exactly when the action is listed (as a legal move, in its canonical spelling, or
+/// as a chance outcome), a success reports at least one event, and a refusal names a reason and
+/// leaves the state unchanged. At a terminal node a `Listed` step tries `fallback`.
+///
+/// # Errors
+/// A description of the broken promise, for `proptest`'s `TestCaseError::fail`.
+pub fn check_step<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    step: Step<G::Action>,
+    fallback: G::Action,
+) -> Result<(), String> {
+    let mut legal = Vec::new();
+    let mut outcomes = Vec::new();
+    game.legal_actions(state, &mut legal);
+    game.chance_outcomes(state, &mut outcomes);
+    let turn = game.turn(state);
+    let action = match (step, turn) {
+        (Step::Arbitrary(action), _) => action,
+        (Step::Listed(i), Turn::Seat(_)) if !legal.is_empty() => legal[usize::from(i) % legal.len()],
+        (Step::Listed(i), Turn::Chance) if !outcomes.is_empty() => outcomes[usize::from(i) % outcomes.len()].0,
+        (Step::Listed(_), _) => fallback,
+    };
+    let listed = match turn {
+        Turn::Seat(_) => legal.contains(&game.canonical(state, action)),
+        Turn::Chance => outcomes.iter().any(|(a, w)| *a == action && *w > 0),
+        Turn::Terminal => false,
+    };
+    let before = state.clone();
+    let mut events = Vec::new();
+    match game.apply(state, action, &mut events) {
+        Ok(()) if !listed => Err(format!("{action} was applied but is not listed at {before:?}")),
+        Ok(()) if events.is_empty() => Err(format!("{action} caused no event")),
+        Ok(()) => Ok(()),
+        Err(error) if listed => Err(format!("{action} is listed but refused at {before:?}: {error}")),
+        Err(error) if *state != before => Err(format!("{action} was refused ({error}) but changed the state")),
+        Err(error) if error.to_string().is_empty() => Err(format!("{action} was refused without a reason")),
+        Err(_) => Ok(()),
+    }
+}

@@ -1,9 +1,10 @@
 //! Property tests of the Ludo engine (spec `README.md`, "Shared engine model": applying an action
 //! "either succeeds or returns an error that names why; it never panics on any input").
 
+use madang_conformance::{Step, check_step};
 use std::str::FromStr;
 
-use madang_core::{Game, Turn};
+use madang_core::Game;
 use madang_ludo::{BASE, GOAL, Ludo, LudoAction, LudoState, Phase};
 use proptest::prelude::*;
 
@@ -27,19 +28,13 @@ proptest! {
     }
 }
 
-#[derive(Clone, Debug)]
-enum Step {
-    Arbitrary(LudoAction),
-    Legal(u8),
-}
-
-fn step() -> impl Strategy<Value = Step> {
+fn step() -> impl Strategy<Value = Step<LudoAction>> {
     prop_oneof![
         1 => any::<u8>().prop_map(|n| Step::Arbitrary(LudoAction::Roll(n))),
         1 => any::<u8>().prop_map(|n| Step::Arbitrary(LudoAction::Move(n))),
         2 => (0u8..=7).prop_map(|n| Step::Arbitrary(LudoAction::Roll(n))),
         2 => (0u8..=5).prop_map(|n| Step::Arbitrary(LudoAction::Move(n))),
-        8 => any::<u8>().prop_map(Step::Legal),
+        8 => any::<u8>().prop_map(Step::Listed),
     ]
 }
 
@@ -67,38 +62,8 @@ proptest! {
     fn random_actions_never_panic_and_keep_the_invariants(steps in proptest::collection::vec(step(), 0..600)) {
         let game = Ludo;
         let mut state = game.initial_state();
-        let mut legal = Vec::new();
-        let mut outcomes = Vec::new();
         for step in steps {
-            game.legal_actions(&state, &mut legal);
-            game.chance_outcomes(&state, &mut outcomes);
-            let turn = game.turn(&state);
-            let action = match step {
-                Step::Arbitrary(action) => action,
-                Step::Legal(i) => match turn {
-                    Turn::Seat(_) => legal[usize::from(i) % legal.len()],
-                    Turn::Chance => outcomes[usize::from(i) % outcomes.len()].0,
-                    Turn::Terminal => LudoAction::Roll(i),
-                },
-            };
-            let listed = match turn {
-                Turn::Seat(_) => legal.contains(&action),
-                Turn::Chance => outcomes.iter().any(|(a, w)| *a == action && *w > 0),
-                Turn::Terminal => false,
-            };
-            let before = state;
-            let mut events = Vec::new();
-            match game.apply(&mut state, action, &mut events) {
-                Ok(()) => {
-                    prop_assert!(listed, "{} was applied but is not listed at {:?}", action, before);
-                    prop_assert!(!events.is_empty(), "{} caused no event", action);
-                }
-                Err(error) => {
-                    prop_assert!(!listed, "{} is listed but refused at {:?}: {}", action, before, error);
-                    prop_assert_eq!(state, before);
-                    prop_assert!(!error.to_string().is_empty());
-                }
-            }
+            check_step(&game, &mut state, step, LudoAction::Roll(1)).map_err(TestCaseError::fail)?;
             check(&game, &state)?;
         }
     }

@@ -1,9 +1,10 @@
 //! Property tests of the Ur engine (spec `README.md`, "Shared engine model": applying an action
 //! "either succeeds or returns an error that names why; it never panics on any input").
 
+use madang_conformance::{Step, check_step};
 use std::str::FromStr;
 
-use madang_core::{Game, Turn};
+use madang_core::Game;
 use madang_ur::{Dice, PathKind, Preset, Side, Ur, UrAction, UrOptions, UrState};
 use proptest::prelude::*;
 
@@ -37,21 +38,13 @@ proptest! {
     }
 }
 
-/// One step of a random walk: an arbitrary action (mostly illegal) or the `i`-th legal action or
-/// chance outcome (to get deep into the game).
-#[derive(Clone, Debug)]
-enum Step {
-    Arbitrary(UrAction),
-    Legal(u8),
-}
-
-fn step() -> impl Strategy<Value = Step> {
+fn step() -> impl Strategy<Value = Step<UrAction>> {
     prop_oneof![
         2 => any::<u8>().prop_map(|n| Step::Arbitrary(UrAction::Roll(n))),
         2 => any::<u8>().prop_map(|n| Step::Arbitrary(UrAction::Move(n))),
         1 => (0u8..=4).prop_map(|n| Step::Arbitrary(UrAction::Roll(n))),
         1 => (0u8..=17).prop_map(|n| Step::Arbitrary(UrAction::Move(n))),
-        6 => any::<u8>().prop_map(Step::Legal),
+        6 => any::<u8>().prop_map(Step::Listed),
     ]
 }
 
@@ -124,38 +117,8 @@ proptest! {
         let game = Ur::new(&options, None).expect("options in range");
         let mut state = game.initial_state();
         check_pieces(&game, &state)?;
-        let mut legal = Vec::new();
-        let mut outcomes = Vec::new();
         for step in steps {
-            game.legal_actions(&state, &mut legal);
-            game.chance_outcomes(&state, &mut outcomes);
-            let turn = game.turn(&state);
-            let action = match step {
-                Step::Arbitrary(action) => action,
-                Step::Legal(i) => match turn {
-                    Turn::Seat(_) => legal[usize::from(i) % legal.len()],
-                    Turn::Chance => outcomes[usize::from(i) % outcomes.len()].0,
-                    Turn::Terminal => UrAction::Roll(i),
-                },
-            };
-            let listed = match turn {
-                Turn::Seat(_) => legal.contains(&action),
-                Turn::Chance => outcomes.iter().any(|(a, w)| *a == action && *w > 0),
-                Turn::Terminal => false,
-            };
-            let before = state;
-            let mut events = Vec::new();
-            match game.apply(&mut state, action, &mut events) {
-                Ok(()) => {
-                    prop_assert!(listed, "{} was applied but is not listed at {:?}", action, before);
-                    prop_assert!(!events.is_empty(), "{} caused no event", action);
-                }
-                Err(error) => {
-                    prop_assert!(!listed, "{} is listed but refused at {:?}: {}", action, before, error);
-                    prop_assert_eq!(state, before, "{} was refused ({}) but changed the state", action, error);
-                    prop_assert!(!error.to_string().is_empty());
-                }
-            }
+            check_step(&game, &mut state, step, UrAction::Roll(0)).map_err(TestCaseError::fail)?;
             check_pieces(&game, &state)?;
         }
     }

@@ -565,7 +565,7 @@ impl Yut {
         let (side, member) = self.current(state);
         let who = self.name_of_seat(side, member);
         let playable = self.playable_mask(state, side, member);
-        let (result, unit) = match action {
+        let unit = match action {
             YutAction::Enter(result) => {
                 if result == Stick::Backdo || result == Stick::Nak {
                     return Err(YutError::CannotEnter(format!("{} cannot enter a piece", result.name())));
@@ -582,7 +582,7 @@ impl Yut {
                 events.emit_with(|| {
                     YutEvent(format!("{who} enters piece {piece} with {} onto {station}", result.name()))
                 });
-                (result, unit)
+                unit
             }
             YutAction::Move(piece, result) => {
                 if result == Stick::Nak {
@@ -632,13 +632,12 @@ impl Yut {
                         result.name()
                     ))
                 });
-                (result, unit)
+                unit
             }
             other => {
                 return Err(YutError::WrongKind { action: other.to_string(), awaiting: "move" });
             }
         };
-        let _ = result;
         // Arrival: capture first.
         let station = unit.station;
         let mut captured = false;
