@@ -111,6 +111,17 @@ pub fn notation_number(text: &str, word: &str) -> Result<u8, NotationError> {
     word.parse().map_err(|_| NotationError::new(text, format!("{word} is out of range")))
 }
 
+/// Parses the notation `WORD N` where WORD is one of `words`: returns the word's index and N.
+/// `expected` describes the accepted forms for the error message.
+///
+/// # Errors
+/// A [`NotationError`] for an unknown word, a missing number or a malformed number.
+pub fn word_and_number(text: &str, words: &[&str], expected: &str) -> Result<(usize, u8), NotationError> {
+    let found = text.split_once(' ').and_then(|(word, rest)| Some((words.iter().position(|w| *w == word)?, rest)));
+    let (index, rest) = found.ok_or_else(|| NotationError::new(text, format!("expected {expected}")))?;
+    Ok((index, notation_number(text, rest)?))
+}
+
 /// A rule option with a bad value, or a rule combination the game does not allow.
 ///
 /// Unknown keys are rejected earlier, by the options type's `deny_unknown_fields`; this error is

@@ -82,15 +82,12 @@ impl FromStr for PokerAction {
     type Err = NotationError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let expected = || NotationError::new(text, "expected `roll N`, `place C` or `token C`");
-        let (word, rest) = text.split_once(' ').ok_or_else(expected)?;
-        let make: fn(u8) -> PokerAction = match word {
-            "roll" => PokerAction::Roll,
-            "place" => PokerAction::Place,
-            "token" => PokerAction::Token,
-            _ => return Err(expected()),
-        };
-        madang_core::notation_number(text, rest).map(make)
+        let forms = "`roll N`, `place C` or `token C`";
+        Ok(match madang_core::word_and_number(text, &["roll", "place", "token"], forms)? {
+            (0, n) => PokerAction::Roll(n),
+            (1, n) => PokerAction::Place(n),
+            (_, n) => PokerAction::Token(n),
+        })
     }
 }
 

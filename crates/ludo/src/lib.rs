@@ -62,25 +62,14 @@ impl fmt::Display for LudoAction {
     }
 }
 
-/// Parses `word N` into N.
-fn parse_number(text: &str, word: &str) -> Result<u8, NotationError> {
-    match text.strip_prefix(word).and_then(|r| r.strip_prefix(' ')) {
-        Some(rest) => madang_core::notation_number(text, rest),
-        None => Err(NotationError::new(text, "expected `roll N` or `move P`")),
-    }
-}
-
 impl FromStr for LudoAction {
     type Err = NotationError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        if text.starts_with("roll") {
-            parse_number(text, "roll").map(LudoAction::Roll)
-        } else if text.starts_with("move") {
-            parse_number(text, "move").map(LudoAction::Move)
-        } else {
-            Err(NotationError::new(text, "expected `roll N` or `move P`"))
-        }
+        Ok(match madang_core::word_and_number(text, &["roll", "move"], "`roll N` or `move P`")? {
+            (0, n) => LudoAction::Roll(n),
+            (_, n) => LudoAction::Move(n),
+        })
     }
 }
 

@@ -175,25 +175,14 @@ impl fmt::Display for UrAction {
     }
 }
 
-/// Parses `word N` into N.
-fn parse_number(text: &str, word: &str) -> Result<u8, NotationError> {
-    match text.strip_prefix(word).and_then(|r| r.strip_prefix(' ')) {
-        Some(rest) => madang_core::notation_number(text, rest),
-        None => Err(NotationError::new(text, "expected `roll N` or `move K`")),
-    }
-}
-
 impl FromStr for UrAction {
     type Err = NotationError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        if text.starts_with("roll") {
-            parse_number(text, "roll").map(UrAction::Roll)
-        } else if text.starts_with("move") {
-            parse_number(text, "move").map(UrAction::Move)
-        } else {
-            Err(NotationError::new(text, "expected `roll N` or `move K`"))
-        }
+        Ok(match madang_core::word_and_number(text, &["roll", "move"], "`roll N` or `move K`")? {
+            (0, n) => UrAction::Roll(n),
+            (_, n) => UrAction::Move(n),
+        })
     }
 }
 
