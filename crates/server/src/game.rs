@@ -785,6 +785,7 @@ impl LiveGame {
         state.insert("created".into(), json!(self.created));
         state.insert("updated".into(), json!(core.updated));
         state.insert("finished".into(), json!(core.finished));
+        state.insert("last_chance".into(), json!(self.last_chance(usize::MAX)));
         Value::Object(state)
     }
 
@@ -861,6 +862,20 @@ impl LiveGame {
         value["step"] = json!(n);
         value["steps"] = json!(history.len());
         value["action"] = json!(n.checked_sub(1).map(|i| history[i].clone()));
+        value["last_chance"] = json!(self.last_chance(n));
+        value["action_events"] = json!(self.log.iter().find_map(|e| match &e.kind {
+            EntryKind::Action { index, events, .. } if n > 0 && *index == n - 1 => Some(events.clone()),
+            _ => None,
+        }));
         Ok(value)
+    }
+
+    /// The latest chance action among the first `n` actions (`roll 3`: the roll a board shows
+    /// next to the decision it is for), or `None` when there is none.
+    fn last_chance(&self, n: usize) -> Option<&str> {
+        self.log.iter().rev().find_map(|e| match &e.kind {
+            EntryKind::Action { index, action, by: Actor::Chance, .. } if *index < n => Some(action.as_str()),
+            _ => None,
+        })
     }
 }

@@ -28,6 +28,9 @@ use crate::{catalogue, stats, ws};
 /// Largest request body.
 pub const BODY_LIMIT: usize = 16 * 1024;
 
+/// Largest record accepted by `POST /api/replay` (a record file a person loads).
+pub const RECORD_LIMIT: usize = 1024 * 1024;
+
 /// Longest a request may take.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -47,27 +50,22 @@ pub fn router(state: AppState) -> Router {
         .route("/api/history", get(history))
         .route("/api/stats", get(player_stats))
         .route_layer(middleware::from_fn_with_state(state.clone(), identify));
-    Router::new()
+    let small = Router::new()
         .route("/api/health", get(|| async { Json(json!({"status": "ok"})) }))
         .route("/api/catalogue", get(|| async { Json(catalogue::catalogue()) }))
         .merge(identified)
-        .fallback(not_found)
+        .layer(RequestBodyLimitLayer::new(BODY_LIMIT));
+    let records =
+        Router::new().route("/api/replay", post(replay_record)).layer(RequestBodyLimitLayer::new(RECORD_LIMIT));
+    Router::new()
+        .merge(small)
+        .merge(records)
+        .fallback(crate::web::serve)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
-        .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT))
         .layer(middleware::from_fn(json_errors))
         .layer(TraceLayer::new_for_http())
-}
-
-async fn not_found(method: Method, uri: axum::http::Uri) -> ApiError {
-    let message = if uri.path() == "/" {
-        "the browser client is not served yet (a later issue embeds it); the API is under /api, see docs/api.md"
-            .to_owned()
-    } else {
-        format!("no route {method} {}", uri.path())
-    };
-    ApiError::new(StatusCode::NOT_FOUND, "not_found", message)
 }
 
 async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> ApiError {
@@ -349,4 +347,60 @@ async fn player_stats(
 ) -> Result<Json<Value>, ApiError> {
     let rows = state.db.stats_rows(&player).await?;
     Ok(Json(json!({ "stats": stats::aggregate(&rows) })))
+}
+
+#[derive(Deserialize)]
+struct ReplayRequest {
+    record: Value,
+    step: Option<usize>,
+}
+
+/// `POST /api/replay`: the replay view of a record the client holds (a loaded file) after its
+/// first `step` actions (default: all), with `step`, `steps`, `action`, `last_chance` and the
+/// `board` geometry of its rules. Stateless: nothing is stored.
+async fn replay_record(JsonBody(request): JsonBody<ReplayRequest>) -> Result<Json<Value>, ApiError> {
+    let bad = |e: madang_games::RecordError| match e {
+        madang_games::RecordError::Action(a) => {
+            ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "illegal_action", a.to_string())
+        }
+        other => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_record", other.to_string()),
+    };
+    let text = request.record.to_string();
+    let mut record = madang_games::Record::from_json(&text).map_err(bad)?;
+    let steps = record.actions.len();
+    let step = request.step.unwrap_or(steps);
+    if step > steps {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "unknown_step",
+            format!("step {step} is beyond this record's {steps} actions"),
+        ));
+    }
+    // Check the whole record first, so a bad action anywhere is reported whatever the step.
+    madang_games::play_record(&record).map_err(bad)?;
+    let board = catalogue::board(&record.game, &record.rules, record.players).map_err(bad)?;
+    let action = step.checked_sub(1).map(|i| record.actions[i].clone());
+    record.actions.truncate(step);
+    if step < steps {
+        record.end = None;
+    }
+    let mut game = madang_games::open(&record.game, &record.rules, record.players).map_err(bad)?;
+    let mut last_chance = None;
+    let mut action_events = None;
+    for text in &record.actions {
+        if matches!(game.turn(), madang_core::Turn::Chance) {
+            last_chance = Some(text.clone());
+        }
+        action_events = Some(game.apply(text).map_err(|e| bad(e.into()))?);
+    }
+    let view = madang_games::replay(&record).map_err(bad)?;
+    let mut value = serde_json::to_value(&view).map_err(|e| ApiError::internal(e.to_string()))?;
+    value["step"] = json!(step);
+    value["steps"] = json!(steps);
+    value["action"] = json!(action);
+    value["last_chance"] = json!(last_chance);
+    value["action_events"] = json!(action_events);
+    value["board"] = board;
+    value["rules"] = record.rules.clone();
+    Ok(Json(value))
 }

@@ -20,6 +20,7 @@ mod http;
 mod identity;
 pub mod live;
 pub mod stats;
+mod web;
 mod ws;
 
 use std::future::Future;

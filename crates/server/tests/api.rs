@@ -136,7 +136,7 @@ async fn refused_requests_name_the_problem_and_change_nothing() {
             "seed",
         );
         assert_refused(&client.post_raw("/api/games", &"x".repeat(20_000)).await, 413, "body_too_large", "16 KiB");
-        assert_refused(&client.get("/").await, 404, "not_found", "browser client");
+        assert_refused(&client.get("/no-such-file.js").await, 404, "not_found", "/no-such-file.js");
         assert_refused(&client.get("/api/nothing").await, 404, "not_found", "/api/nothing");
         assert_refused(
             &client.send(reqwest::Method::DELETE, "/api/games", None).await,

@@ -1,0 +1,127 @@
+//! The embedded browser client is served at `/`, and `POST /api/replay` replays a record the
+//! client holds; `last_chance` in states and steps.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::{TempDir, TestServer, assert_refused};
+use serde_json::{Value, json};
+
+/// The worked example of the spec (`README.md`, "Game records"): light entered on square 2,
+/// dark on 3, light rolled 0 and passed, dark rolled 4.
+fn worked_example() -> Value {
+    json!({"game": "ur", "rules": {"preset": "finkel"}, "players": 2,
+           "actions": ["roll 2", "move 0", "roll 3", "move 0", "roll 0", "roll 4"]})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_client_is_served_at_the_root() {
+    let dir = TempDir::new("client-files");
+    let server = TestServer::start(&dir, None, false).await;
+    let http = reqwest::Client::new();
+    let get = |path: &str| http.get(format!("{}{path}", server.base)).send();
+
+    let index = get("/").await.unwrap();
+    assert_eq!(index.status(), 200);
+    let headers = index.headers().clone();
+    assert!(headers["content-type"].to_str().unwrap().starts_with("text/html"));
+    assert!(headers["content-security-policy"].to_str().unwrap().contains("script-src 'self'"));
+    assert_eq!(headers["cache-control"], "no-cache");
+    let html = index.text().await.unwrap();
+    assert!(html.contains(r#"<script type="module" src="js/main.js">"#), "{html}");
+
+    // Every module the page imports, and the styles, come with their types.
+    for (path, mime) in [
+        ("/js/main.js", "text/javascript"),
+        ("/js/games/ur.js", "text/javascript"),
+        ("/app.css", "text/css"),
+        ("/css/ur.css", "text/css"),
+        ("/icon.svg", "image/svg+xml"),
+    ] {
+        let response = get(path).await.unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        let content_type = response.headers()["content-type"].to_str().unwrap().to_owned();
+        assert!(content_type.starts_with(mime), "{path}: {content_type}");
+        assert!(response.headers().contains_key("etag"), "{path}");
+    }
+    // The API's 404 stays JSON, and a POST to a file is not served.
+    let mut client = server.client();
+    assert_refused(&client.get("/js/nothing.js").await, 404, "not_found", "/js/nothing.js");
+    assert_refused(&client.post("/js/main.js", json!({})).await, 404, "not_found", "POST");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_record_the_client_holds_replays_step_by_step() {
+    let dir = TempDir::new("client-replay");
+    let server = TestServer::start(&dir, None, false).await;
+    let mut client = server.client();
+
+    // The whole record: the spec's printed state.
+    let (status, end) = client.post("/api/replay", json!({"record": worked_example()})).await;
+    assert_eq!(status, 200, "{end}");
+    assert_eq!(end["to_move"], "dark");
+    assert_eq!(end["pieces"], json!({"light": [0, 0, 0, 0, 0, 0, 2], "dark": [0, 0, 0, 0, 0, 0, 3]}));
+    assert_eq!(end["legal"], json!(["move 0", "move 3"]));
+    assert_eq!((end["step"].clone(), end["steps"].clone()), (json!(6), json!(6)));
+    assert_eq!(end["action"], "roll 4");
+    assert_eq!(end["last_chance"], "roll 4");
+    // The board geometry of the record's rules: the Bell path starts at A4.
+    assert_eq!(end["board"]["light_path"][0], "A4");
+
+    // After two actions: light has entered with its roll of 2.
+    let (_, two) = client.post("/api/replay", json!({"record": worked_example(), "step": 2})).await;
+    assert_eq!(two["pieces"]["light"], json!([0, 0, 0, 0, 0, 0, 2]));
+    assert_eq!(two["action"], "move 0");
+    assert_eq!(two["last_chance"], "roll 2");
+    assert_eq!(two["action_events"], json!(["light enters a piece on 2 (A3)"]));
+    // At the start nothing has been rolled.
+    let (_, zero) = client.post("/api/replay", json!({"record": worked_example(), "step": 0})).await;
+    assert_eq!(zero["action"], Value::Null);
+    assert_eq!(zero["last_chance"], Value::Null);
+    assert_eq!(zero["action_events"], Value::Null);
+    assert_eq!(zero["to_move"], "chance");
+
+    // Refusals name the problem.
+    let mut bad = worked_example();
+    bad["actions"][1] = json!("move 5");
+    let answer = client.post("/api/replay", json!({"record": bad, "step": 1})).await;
+    assert_refused(&answer, 422, "illegal_action", "action 1 \"move 5\"");
+    let answer =
+        client.post("/api/replay", json!({"record": {"game": "ur", "rules": {"pices": 3}, "actions": []}})).await;
+    assert_refused(&answer, 422, "bad_record", "pices");
+    let answer = client.post("/api/replay", json!({"record": {"game": "chess", "actions": []}})).await;
+    assert_refused(&answer, 422, "bad_record", "chess");
+    let answer = client.post("/api/replay", json!({"record": {"game": "ur", "actions": "roll 2"}})).await;
+    assert_refused(&answer, 422, "bad_record", "actions");
+    let answer = client.post("/api/replay", json!({"record": worked_example(), "step": 7})).await;
+    assert_refused(&answer, 404, "unknown_step", "7");
+    assert_refused(&client.post("/api/replay", json!({"step": 1})).await, 400, "malformed_json", "record");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn states_and_steps_name_the_latest_roll() {
+    let dir = TempDir::new("client-last-chance");
+    let server = TestServer::start(&dir, None, false).await;
+    let mut client = server.client();
+    let mut state = client.create(json!({"game": "ur", "rules": {"pieces": 3}})).await;
+    for _ in 0..6 {
+        let id = state["id"].as_str().unwrap().to_owned();
+        let (_, record) = client.get(&format!("/api/games/{id}/record")).await;
+        let actions: Vec<String> = serde_json::from_value(record["actions"].clone()).unwrap();
+        // In Ur every chance action is a roll, and the state names the record's latest one.
+        let latest = actions.iter().rev().find(|a| a.starts_with("roll ")).unwrap();
+        assert_eq!(state["last_chance"], json!(latest));
+        // The step after the first action (light's opening roll) names that roll.
+        let (_, step) = client.get(&format!("/api/games/{id}/steps/1")).await;
+        assert_eq!(step["last_chance"], json!(actions[0]));
+        assert_eq!(step["action_events"], json!([format!("light rolls {}", &actions[0][5..])]));
+        if state["status"] == "finished" {
+            break;
+        }
+        state = client.play_first(&state).await["state"].clone();
+    }
+    server.stop().await;
+}

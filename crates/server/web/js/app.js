@@ -1,0 +1,86 @@
+// Shared client state: the catalogue, the player, settings, and the game modules.
+
+import { api } from './api.js';
+import ur from './games/ur.js';
+import yut from './games/yut.js';
+import ludo from './games/ludo.js';
+import dicePoker from './games/dice-poker.js';
+
+/**
+ * @typedef {{action: string, seat: string, kind: string, from?: number, to?: number, pieces?: number[]}} Move
+ *   A legal action annotated for the board (docs/api.md, "State").
+ * @typedef {{name: string, kind: 'human' | 'cpu', level: string | null, nickname: string | null}} Seat
+ * @typedef {{type: 'action', version: number, index: number, action: string, seat: string | null,
+ *   by: 'human' | 'cpu' | 'chance', events: string[], at: number}} ActionEntry
+ * @typedef {{type: 'end', version: number, end: {reason: string, by: string}, at: number}} EndEntry
+ * @typedef {ActionEntry | EndEntry} LogEntry
+ *
+ * @typedef {object} BoardProps
+ * @property {any} view the state or a replay step: `pieces`, `to_move`, `awaiting`, `legal`,
+ *   `result`, `last_chance`, and game fields such as Yut's `pool`
+ * @property {any} geometry the board data (catalogue `board`, or `GET /api/games/{id}/board`)
+ * @property {any} rules the game's `rules` object
+ * @property {Move[]} moves the moves the person may play now (`[]` when none: nothing is clickable)
+ * @property {(action: string) => void} onMove plays one of `moves`
+ * @property {string[]} seats the seat names in seat order
+ * @property {ActionEntry | null} last the entry that led to `view` (animations), or null
+ * @property {number} pace animation length in ms (0: no animation)
+ *
+ * @typedef {object} SetupSpec
+ * @property {('computer' | 'same_screen')[]} modes the modes the set-up offers
+ * @property {'side' | 'seats' | 'fixed'} seating `side`: the person picks one seat, the others are
+ *   CPUs; `seats`: every seat human or CPU; `fixed`: the person has seat 0, the others are CPUs
+ * @property {(players: number, rules: any) => string[]} seatNames seat names in seat order
+ * @property {string[]} [optionOrder] the rule options to offer, in order (default: all)
+ *
+ * @typedef {object} GameModule
+ * @property {string} id the catalogue's `game`
+ * @property {(root: HTMLElement, props: BoardProps) => void} render draws the board into `root`
+ * @property {(entry: ActionEntry) => string} describe one line of the move log
+ * @property {(seat: string) => string} seatName the seat's name for people ("Light", "빛", "A팀 1")
+ * @property {(state: any) => Node[]} resultDetails the figures of the end screen
+ * @property {() => Node[]} rules the rules page, in the current language
+ * @property {SetupSpec} setup
+ */
+
+/** @type {Record<string, GameModule>} */
+export const GAMES = { ur, yut, ludo, 'dice-poker': dicePoker };
+
+/** The games in home-page order. */
+export const GAME_ORDER = ['yut', 'ur', 'ludo', 'dice-poker'];
+
+/** @type {{games: any[]}} */
+let catalogue = { games: [] };
+
+/** @type {{id: string, nickname: string, created: number}} */
+export const me = { id: '', nickname: '', created: 0 };
+
+/** Loads the catalogue and the player (once, at start). */
+export async function load() {
+  const [cat, player] = await Promise.all([api('GET', '/api/catalogue'), api('GET', '/api/me')]);
+  catalogue = cat;
+  Object.assign(me, player);
+}
+
+/**
+ * The catalogue entry of `game`.
+ * @param {string} game
+ * @returns {any}
+ */
+export function entry(game) {
+  const found = catalogue.games.find((g) => g.game === game);
+  if (!found) throw new Error(`unknown game ${game}`);
+  return found;
+}
+
+/**
+ * Animation pace in ms per step: `?pace=0` in the address (tests) or the setting on the home
+ * page (`normal` 600, `fast` 250, `off` 0).
+ * @returns {number}
+ */
+export function pace() {
+  const query = new URLSearchParams(location.search).get('pace');
+  if (query !== null && /^\d+$/.test(query)) return Number(query);
+  const stored = localStorage.getItem('madang.pace');
+  return stored === 'off' ? 0 : stored === 'fast' ? 250 : 600;
+}

@@ -1,0 +1,114 @@
+// Pieces shared by the game modules: translating the engines' event lines into the page's
+// language, dice faces, and the legal-move buttons every board uses.
+
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+
+/**
+ * One engine event pattern: the regular expression of the engine's English line (see the rules
+ * crate's `Display` for its events), the message key, and the names of the captured groups in
+ * order. Groups named `seat`, `other` or `by` are seat names and are shown with `seatName`.
+ * @typedef {[RegExp, string, string[]]} EventPattern
+ */
+
+const SEAT_GROUPS = new Set(['seat', 'other', 'by', 'winner']);
+
+/**
+ * The log line of an action entry: each engine event translated with the first pattern that
+ * matches. An event no pattern matches is shown as the engine wrote it (and reported on the
+ * console, so the browser tests catch a missing translation).
+ * @param {{events: string[], action: string}} entry
+ * @param {EventPattern[]} patterns
+ * @param {(seat: string) => string} seatName
+ * @param {Record<string, (value: string) => string>} [format] group name → how to show it
+ * @returns {string}
+ */
+export function translateEvents(entry, patterns, seatName, format = {}) {
+  const lines = entry.events.map((line) => {
+    for (const [re, key, names] of patterns) {
+      const m = re.exec(line);
+      if (!m) continue;
+      /** @type {Record<string, string>} */
+      const params = {};
+      names.forEach((name, i) => {
+        const value = m[i + 1] ?? '';
+        params[name] = format[name] ? format[name](value) : SEAT_GROUPS.has(name) ? seatName(value) : value;
+      });
+      return t(key, params);
+    }
+    console.warn(`untranslated event: ${line}`);
+    return line;
+  });
+  return lines.length ? lines.join(' · ') : entry.action;
+}
+
+/** Pip positions (3 × 3 grid cells, 0-8 in reading order) of die faces 1-6. */
+const PIPS = [[], [4], [2, 6], [2, 4, 6], [0, 2, 6, 8], [0, 2, 4, 6, 8], [0, 2, 3, 5, 6, 8]];
+
+/**
+ * A six-sided die showing `value` (1-6) in `colour` (`white`, `black`, or a seat class).
+ * @param {number} value
+ * @param {string} colour
+ * @param {{rolling?: boolean, label?: string}} [options]
+ */
+export function die(value, colour, options = {}) {
+  const pips = new Set(PIPS[value] ?? []);
+  return h(
+    'span',
+    {
+      class: ['die', `die-${colour}`, options.rolling && 'rolling'],
+      role: 'img',
+      'aria-label': options.label ?? t('die.label', { n: value }),
+    },
+    Array.from({ length: 9 }, (_, i) => h('span', { class: pips.has(i) ? 'pip' : 'no-pip' })),
+  );
+}
+
+/**
+ * The number in `roll N`-style chance notation, or null.
+ * @param {string | null | undefined} action
+ */
+export function rollValue(action) {
+  const m = /^roll (\d+)$/.exec(action ?? '');
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * Marks an element as a legal move: a focusable button that plays `action` on click or Enter.
+ * @param {HTMLElement} el a `button` element
+ * @param {string} action
+ * @param {(action: string) => void} onMove
+ * @param {string} label the accessible name of the move
+ */
+export function legal(el, action, onMove, label) {
+  el.classList.add('legal');
+  el.dataset.action = action;
+  el.setAttribute('aria-label', label);
+  el.addEventListener('click', (e) => {
+    e.stopPropagation();
+    onMove(action);
+  });
+  return el;
+}
+
+/**
+ * Whether the board should play the "just happened" animation for `last` (a fresh entry and
+ * animations on).
+ * @param {import('../app.js').BoardProps} props
+ * @param {'chance' | 'move'} kind
+ */
+export function animating(props, kind) {
+  if (!props.last || props.pace <= 0) return false;
+  const fresh = kind === 'chance' ? props.last.by === 'chance' : props.last.by !== 'chance';
+  if (!fresh) return false;
+  // Once per entry: the board is drawn again for the same entry (the final state after the
+  // paced steps), and the dice must not tumble twice.
+  const key = `${kind}:${props.last.version}`;
+  if (animated.has(key)) return false;
+  animated.add(key);
+  if (animated.size > 64) animated.delete(animated.values().next().value ?? '');
+  return true;
+}
+
+/** The entries already animated, by kind and version. */
+const animated = new Set();

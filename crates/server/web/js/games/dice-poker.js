@@ -1,0 +1,602 @@
+// Seven Dice Poker (일곱 주사위 포커): the 16 cells laid out from the engine's board data (the 4 × 4
+// grid or a custom layout), white and black dice and tokens, the die just rolled beside the
+// board, each player's dice and token still to place, the +1 / −1 changes of the last placement,
+// and both players' best hands at the end. Geometry comes from the engine (`Board`: `kind`,
+// `rows`, `positions`, `neighbours`).
+
+import { flip, h, replace } from '../dom.js';
+import { t } from '../i18n.js';
+import { animating, die, legal, rollValue, translateEvents } from './common.js';
+import { dicePokerRules } from './dice-poker-rules.js';
+
+/** @typedef {import('../app.js').BoardProps} BoardProps */
+/** @typedef {import('../app.js').Move} Move */
+
+/** Seat names in seat order. */
+const SEATS = ['white', 'black'];
+
+/** Dice per player. */
+const DICE = 7;
+
+/** @param {string} seat */
+function seatName(seat) {
+  return t(`dice-poker.seat.${seat}`);
+}
+
+/**
+ * A hand's name (`"full house"`) in the page's language.
+ * @param {string} name
+ */
+function handName(name) {
+  return t(`dice-poker.hand.${name.replace(/ /g, '_')}`);
+}
+
+/** @type {import('./common.js').EventPattern[]} */
+const EVENTS = [
+  [/^(\w+) rolls (\d+) in the roll-off$/, 'dice-poker.ev.rolloff', ['seat', 'n']],
+  [/^roll-off tied at (\d+): both roll again$/, 'dice-poker.ev.rolloff_tie', ['n']],
+  [/^(\w+) starts \((\d+) against (\d+)\)$/, 'dice-poker.ev.starts', ['seat', 'high', 'low']],
+  [/^(\w+) rolls (\d+)$/, 'dice-poker.ev.rolls', ['seat', 'n']],
+  [/^(\w+) places (\d+) on cell (\d+)$/, 'dice-poker.ev.places', ['seat', 'n', 'cell']],
+  [/^(\w+) raises own die on cell (\d+) from (\d+) to (\d+)$/, 'dice-poker.ev.raises', ['seat', 'cell', 'from', 'to']],
+  [/^(\w+) lowers (\w+)'s die on cell (\d+) from (\d+) to (\d+)$/, 'dice-poker.ev.lowers', ['seat', 'other', 'cell', 'from', 'to']],
+  [
+    /^(\w+) places the token on cell (\d+) and keeps the die \(the (\d+) is not used\)$/,
+    'dice-poker.ev.token_keeps',
+    ['seat', 'cell', 'n'],
+  ],
+  [/^(\w+) places the token on cell (\d+)$/, 'dice-poker.ev.token', ['seat', 'cell']],
+  [/^(\w+) has only the token left and does not roll$/, 'dice-poker.ev.token_only', ['seat']],
+  [/^(\w+)'s hand: ([a-z ]+?) (\d \d \d \d \d)$/, 'dice-poker.ev.hand', ['seat', 'hand', 'dice']],
+  [/^(\w+) wins$/, 'dice-poker.ev.wins', ['seat']],
+  [/^the hands are equal: a draw$/, 'dice-poker.ev.draw', []],
+];
+
+/**
+ * One cell of `pieces`: `null`, or its owner with the die's value (0 for the token).
+ * @typedef {{seat: string, token: boolean, value: number} | null} CellView
+ */
+
+/**
+ * @param {any} entry a `pieces` entry: `null`, `{"white": 4}` or `{"black": "token"}`
+ * @returns {CellView}
+ */
+function cellOf(entry) {
+  if (!entry || typeof entry !== 'object') return null;
+  const seat = 'white' in entry ? 'white' : 'black';
+  const v = entry[seat];
+  return { seat, token: v === 'token', value: v === 'token' ? 0 : Number(v) };
+}
+
+/**
+ * What the board remembers between renders (per board element): the cells drawn last, the
+ * marks of the last change, the token switch, and the last entry whose roll was animated.
+ * @typedef {object} Memory
+ * @property {string} key the `pieces` drawn last, as JSON
+ * @property {CellView[] | null} cells
+ * @property {Map<number, number>} marks cell → net change of its die's value (+1, −1, …)
+ * @property {Set<number>} placed cells filled by the last change
+ * @property {boolean} tokenMode whether empty cells take the token rather than the die
+ * @property {string} turn the decision the token switch belongs to
+ * @property {number} animated the version of the last entry whose roll was animated
+ * @property {BoardProps | null} props the props drawn last (to redraw when the switch flips)
+ */
+
+/** @type {WeakMap<HTMLElement, Memory>} */
+const memories = new WeakMap();
+
+/** @param {HTMLElement} root */
+function memoryOf(root) {
+  let mem = memories.get(root);
+  if (!mem) {
+    mem = { key: '', cells: null, marks: new Map(), placed: new Set(), tokenMode: false, turn: '', animated: -1, props: null };
+    memories.set(root, mem);
+  }
+  return mem;
+}
+
+/**
+ * The change of a die's value from `a` to `b` on the wrapping 1-6 circle: +1, +2, −1, −2, or 0
+ * when it cannot tell (3 steps either way).
+ * @param {number} a
+ * @param {number} b
+ */
+function delta(a, b) {
+  const d = (((b - a) % 6) + 6) % 6;
+  return d === 1 || d === 2 ? d : d === 4 || d === 5 ? d - 6 : 0;
+}
+
+/**
+ * Compares the cells with the ones drawn last: which cells were just filled and which dice
+ * changed. Only a forward change of one or two placements is marked (a replay jumping around
+ * marks nothing).
+ * @param {Memory} mem
+ * @param {CellView[]} cells
+ * @param {string} key
+ * @returns {boolean} whether the cells changed since the last render
+ */
+function noteChanges(mem, cells, key) {
+  if (key === mem.key) return false;
+  const before = mem.cells;
+  mem.key = key;
+  mem.cells = cells;
+  mem.marks = new Map();
+  mem.placed = new Set();
+  if (!before) return true;
+  /** @type {Map<number, number>} */
+  const marks = new Map();
+  /** @type {Set<number>} */
+  const placed = new Set();
+  for (let i = 0; i < cells.length; i++) {
+    const a = before[i];
+    const b = cells[i];
+    if (a && !b) return true; // a cell emptied: not a forward step
+    if (!a && b) placed.add(i);
+    else if (a && b) {
+      if (a.seat !== b.seat || a.token !== b.token) return true;
+      if (!a.token && a.value !== b.value) {
+        const d = delta(a.value, b.value);
+        if (d !== 0) marks.set(i, d);
+      }
+    }
+  }
+  if (placed.size === 0 || placed.size > 2) return true;
+  mem.marks = marks;
+  mem.placed = placed;
+  return true;
+}
+
+/**
+ * The latest roll-off as the events tell it: each seat's roll-off die of the latest round, a
+ * tie, and who starts.
+ * @param {string[]} events
+ */
+function rollOff(events) {
+  /** @type {Record<string, number | null>} */
+  const rolls = { white: null, black: null };
+  /** @type {string | null} */
+  let starter = null;
+  let tie = false;
+  let seen = false;
+  for (const line of events) {
+    const roll = /^(white|black) rolls (\d) in the roll-off$/.exec(line);
+    if (roll) {
+      seen = true;
+      if (roll[1] === 'white') {
+        rolls.black = null;
+        tie = false;
+      }
+      rolls[roll[1]] = Number(roll[2]);
+      continue;
+    }
+    if (/^roll-off tied at/.test(line)) tie = true;
+    const starts = /^(white|black) starts \(/.exec(line);
+    if (starts) starter = starts[1];
+  }
+  return seen ? { rolls, starter, tie } : null;
+}
+
+/**
+ * A die face without a label of its own (the element around it names it).
+ * @param {number} value
+ * @param {string} seat
+ * @param {boolean} [rolling]
+ */
+function face(value, seat, rolling = false) {
+  const el = die(value, seat, { rolling });
+  el.removeAttribute('role');
+  el.removeAttribute('aria-label');
+  el.setAttribute('aria-hidden', 'true');
+  return el;
+}
+
+/**
+ * @param {HTMLElement} el
+ * @param {string} key the FLIP key
+ */
+function keyed(el, key) {
+  el.dataset.key = key;
+  return el;
+}
+
+/** @param {string} seat */
+function token(seat) {
+  return h('span', { class: ['dp-token', `dp-token-${seat}`], 'aria-hidden': 'true' });
+}
+
+/**
+ * The label of a cell's contents for screen readers.
+ * @param {number} i
+ * @param {CellView} c
+ */
+function cellLabel(i, c) {
+  if (!c) return t('dice-poker.cell_empty', { cell: i });
+  if (c.token) return t('dice-poker.cell_token', { cell: i, seat: seatName(c.seat) });
+  return t('dice-poker.cell_die', { cell: i, seat: seatName(c.seat), n: c.value });
+}
+
+/**
+ * Which cells hold the dice of each seat's best hand (the first cells with each needed value).
+ * @param {CellView[]} cells
+ * @param {any} hands `result.hands`
+ * @returns {Set<number>}
+ */
+function handCells(cells, hands) {
+  const used = new Set();
+  for (const seat of SEATS) {
+    const need = [...(hands?.[seat]?.dice ?? [])];
+    cells.forEach((c, i) => {
+      if (!c || c.token || c.seat !== seat) return;
+      const at = need.indexOf(c.value);
+      if (at >= 0) {
+        need.splice(at, 1);
+        used.add(i);
+      }
+    });
+  }
+  return used;
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {BoardProps} props
+ */
+function render(root, props) {
+  const mem = memoryOf(root);
+  mem.props = props;
+  const { view, geometry, moves } = props;
+  const seats = props.seats?.length === 2 ? props.seats : SEATS;
+  const raw = Array.isArray(view.pieces) ? view.pieces : [];
+  const positions = /** @type {[number, number][]} */ (geometry.positions ?? []);
+  const cells = positions.map((_, i) => cellOf(raw[i]));
+  const key = JSON.stringify(raw);
+  const changed = noteChanges(mem, cells, key);
+  const moveAnim = animating(props, 'move');
+  const fresh = changed && props.pace > 0;
+
+  // The decision being made: the seat placing, the roll it places, whether it may (or must)
+  // place its token.
+  const legalNow = /** @type {any[]} */ (view.legal ?? []).filter((a) => typeof a === 'string');
+  const placing = view.status === 'ongoing' && view.awaiting === 'place' && seats.includes(view.to_move) ? view.to_move : null;
+  const canPlaceDie = legalNow.some((a) => a.startsWith('place '));
+  const roll = placing && canPlaceDie ? rollValue(view.last_chance) : null;
+  const tokenOnly = Boolean(placing) && !canPlaceDie;
+  const placeMoves = moves.filter((m) => m.kind === 'place');
+  const tokenMoves = moves.filter((m) => m.kind === 'token');
+  const turn = `${view.to_move}|${key}|${moves.length}`;
+  if (turn !== mem.turn) {
+    mem.turn = turn;
+    mem.tokenMode = false;
+  }
+  if (tokenMoves.length === 0) mem.tokenMode = false;
+  const tokenMode = placeMoves.length === 0 ? tokenMoves.length > 0 : mem.tokenMode;
+  /** @type {Map<number, Move>} */
+  const byCell = new Map();
+  for (const m of tokenMode ? tokenMoves : placeMoves) byCell.set(m.to ?? -1, m);
+
+  // The roll animates once per entry, not again when the same state is redrawn.
+  let rolling = false;
+  if (animating(props, 'chance') && props.last && props.last.version !== mem.animated) {
+    rolling = true;
+    mem.animated = props.last.version;
+  }
+
+  const finished = view.status === 'finished';
+  const hands = view.result?.hands ?? null;
+  const inHand = finished && hands ? handCells(cells, hands) : null;
+  const neighbours = /** @type {number[]} */ (geometry.neighbours ?? []);
+
+  // The board: one grid cell per engine cell at its layout position.
+  const rows = Array.isArray(geometry.rows) && geometry.rows.length ? geometry.rows.length : 4;
+  const cols = Array.isArray(geometry.rows) && geometry.rows.length ? String(geometry.rows[0]).length : 4;
+  const board = h('div', {
+    class: ['dp-board', `dp-kind-${geometry.kind ?? 'a'}`],
+    role: 'group',
+    'aria-label': t('dice-poker.board_label', { kind: t(`dice-poker.kind.${geometry.kind ?? 'a'}`) }),
+    style: { '--cols': cols, '--rows': rows },
+  });
+  /** @type {HTMLElement[]} */
+  const cellEls = [];
+  positions.forEach(([r, c], i) => {
+    const content = cells[i];
+    const move = byCell.get(i);
+    const placedNow = mem.placed.has(i);
+    const mark = mem.marks.get(i);
+    /** @type {import('../dom.js').Child[]} */
+    const inner = [h('span', { class: 'dp-index', 'aria-hidden': 'true', text: String(i) })];
+    if (content?.token) {
+      const el = token(content.seat);
+      // Only the piece just placed has a FLIP key: it slides in from beside the board.
+      if (placedNow && mem.placed.size === 1) el.dataset.key = `token-${content.seat}`;
+      inner.push(el);
+    } else if (content) {
+      const el = face(content.value, content.seat);
+      if (placedNow && mem.placed.size === 1) el.dataset.key = 'rolled';
+      inner.push(el);
+    } else if (move) {
+      inner.push(
+        h(
+          'span',
+          { class: 'dp-ghost', 'aria-hidden': 'true' },
+          tokenMode ? token(move.seat) : roll !== null ? face(roll, move.seat) : null,
+        ),
+      );
+    }
+    if (mark !== undefined) {
+      inner.push(
+        h('span', {
+          class: ['dp-delta', mark > 0 ? 'up' : 'down', fresh && 'fresh'],
+          'aria-hidden': 'true',
+          text: mark > 0 ? `+${mark}` : `−${-mark}`,
+        }),
+      );
+    }
+    const classes = [
+      'dp-cell',
+      content ? 'filled' : 'empty',
+      content && `own-${content.seat}`,
+      placedNow && 'placed',
+      placedNow && fresh && 'fresh',
+      mark !== undefined && 'changed',
+      mark !== undefined && fresh && 'fresh',
+      inHand && content && !content.token && (inHand.has(i) ? 'in-hand' : 'out-hand'),
+    ];
+    const style = { 'grid-row': String(r + 1), 'grid-column': String(c + 1) };
+    let label = cellLabel(i, content);
+    if (mark !== undefined) label += `, ${t(mark > 0 ? 'dice-poker.changed_up' : 'dice-poker.changed_down', { n: Math.abs(mark) })}`;
+    /** @type {HTMLElement} */
+    let el;
+    if (move) {
+      el = h('button', { type: 'button', class: [...classes, 'target'], style, dataset: { cell: i } }, inner);
+      const text = tokenMode
+        ? t('dice-poker.move.token', { cell: i })
+        : t('dice-poker.move.place', { cell: i, n: roll ?? '' });
+      legal(el, move.action, props.onMove, text);
+      if (!tokenMode) {
+        const show = () => preview(cellEls, cells, neighbours[i] ?? 0, move.seat, true);
+        const hide = () => preview(cellEls, cells, neighbours[i] ?? 0, move.seat, false);
+        el.addEventListener('pointerenter', show);
+        el.addEventListener('pointerleave', hide);
+        el.addEventListener('focus', show);
+        el.addEventListener('blur', hide);
+      }
+    } else {
+      el = h('div', { class: classes, style, role: 'img', 'aria-label': label, dataset: { cell: i } }, inner);
+    }
+    cellEls.push(el);
+    board.append(el);
+  });
+
+  // Beside the board: the roll-off, the die just rolled (or the token-only turn), the token
+  // switch, and each player's dice and token still to place.
+  const tray = h('div', { class: 'dp-now' });
+  // The roll-off stays in view until the second placement (the state's events start at the
+  // person's last action, a replay step's at the beginning).
+  const off = cells.filter((c) => c !== null).length <= 1 ? rollOff(view.events ?? []) : null;
+  if (off) {
+    // The roll-off die of this entry's roll tumbles.
+    const line = rolling ? props.last?.events?.find((e) => / in the roll-off$/.test(e)) : undefined;
+    const justRolled = line ? line.split(' ')[0] : null;
+    tray.append(
+      h(
+        'div',
+        { class: 'dp-rolloff', id: 'dp-rolloff' },
+        h('h3', { class: 'dp-tray-title', text: t('dice-poker.rolloff') }),
+        h(
+          'div',
+          { class: 'dp-rolloff-dice' },
+          SEATS.map((seat) => {
+            const v = off.rolls[seat];
+            return h(
+              'div',
+              { class: 'dp-rolloff-seat' },
+              v === null
+                ? h('span', { class: ['die', `die-${seat}`, 'blank'], 'aria-hidden': 'true' })
+                : face(v, seat, rolling && justRolled === seat),
+              h('span', { class: 'dp-rolloff-name', text: v === null ? seatName(seat) : `${seatName(seat)} ${v}` }),
+            );
+          }),
+        ),
+        h('p', {
+          class: 'dp-rolloff-result',
+          text: off.starter
+            ? t('dice-poker.starts', { seat: seatName(off.starter) })
+            : off.tie
+              ? t('dice-poker.rolloff_tie')
+              : t('dice-poker.rolloff_hint'),
+        }),
+      ),
+    );
+  }
+  // What the person does now, under the roll (none while the computer or the dice play).
+  const hint =
+    moves.length > 0
+      ? h('span', {
+          class: 'dp-hint',
+          text: tokenMode ? t('dice-poker.hint_token') : t('dice-poker.hint_place', { n: roll ?? '' }),
+        })
+      : null;
+  if (placing && roll !== null) {
+    const shown = face(roll, placing, rolling);
+    shown.dataset.key = 'rolled';
+    tray.append(
+      h(
+        'div',
+        { class: ['dp-roll', `dp-roll-${placing}`, tokenMode && 'unused'], id: 'dp-roll', dataset: { roll } },
+        h('span', { class: 'dp-roll-die' }, shown),
+        h(
+          'span',
+          { class: 'dp-roll-info' },
+          h('span', { class: 'dp-roll-text', text: t('dice-poker.rolled', { seat: seatName(placing), n: roll }) }),
+          hint,
+        ),
+      ),
+    );
+  } else if (tokenOnly && placing) {
+    tray.append(
+      h(
+        'div',
+        { class: ['dp-roll', 'dp-token-only'], id: 'dp-roll' },
+        h('span', { class: 'dp-roll-die' }, token(placing)),
+        h(
+          'span',
+          { class: 'dp-roll-info' },
+          h('span', { class: 'dp-roll-text', text: t('dice-poker.token_only', { seat: seatName(placing) }) }),
+          hint,
+        ),
+      ),
+    );
+  }
+  if (placeMoves.length > 0 && tokenMoves.length > 0) {
+    const toggle = h('button', {
+      type: 'button',
+      class: ['dp-token-toggle', tokenMode && 'on'],
+      id: 'dp-token-toggle',
+      'aria-pressed': tokenMode ? 'true' : 'false',
+      text: tokenMode ? t('dice-poker.token_cancel') : t('dice-poker.token_instead'),
+      on: {
+        click: () => {
+          mem.tokenMode = !mem.tokenMode;
+          if (mem.props) render(root, mem.props);
+          /** @type {HTMLElement | null} */ (root.querySelector('#dp-token-toggle'))?.focus();
+        },
+      },
+    });
+    (tray.querySelector('#dp-roll') ?? tray).append(toggle);
+  }
+  const side = h(
+    'div',
+    { class: 'dp-side' },
+    players(cells, seats, view, props.rules, hands, placing),
+    h('p', { class: 'dp-kind hint', text: t(`dice-poker.kind.${geometry.kind ?? 'a'}`) }),
+  );
+
+  flip(
+    root,
+    () =>
+      replace(
+        root,
+        h('div', { class: 'dp-host' }, h('div', { class: ['dp', finished && 'dp-over', cols > 5 && 'dp-wide'] }, tray, h('div', { class: 'dp-board-scroll' }, board), side)),
+      ),
+    moveAnim ? props.pace * 0.8 : 0,
+  );
+}
+
+/**
+ * Marks the dice a placement on a cell would change (+1 own, −1 the opponent's), or clears the
+ * marks.
+ * @param {HTMLElement[]} cellEls
+ * @param {CellView[]} cells
+ * @param {number} mask the cell's neighbours
+ * @param {string} seat the placing seat
+ * @param {boolean} on
+ */
+function preview(cellEls, cells, mask, seat, on) {
+  cellEls.forEach((el, n) => {
+    const c = cells[n];
+    if (!(mask & (1 << n)) || !c || c.token) return;
+    if (on) el.dataset.preview = c.seat === seat ? '+1' : '−1';
+    else delete el.dataset.preview;
+  });
+}
+
+/**
+ * Each player's dice and token still to place, or their hand at the end.
+ * @param {CellView[]} cells
+ * @param {string[]} seats
+ * @param {any} view
+ * @param {any} rules
+ * @param {any} hands
+ * @param {string | null} placing
+ */
+function players(cells, seats, view, rules, hands, placing) {
+  const tokens = Boolean(rules?.tokens);
+  return h(
+    'ul',
+    { class: 'dp-players', 'aria-label': t('dice-poker.left_title') },
+    seats.map((seat) => {
+      const placed = cells.filter((c) => c && !c.token && c.seat === seat).length;
+      const left = Math.max(0, DICE - placed);
+      const tokenLeft = tokens && !cells.some((c) => c && c.token && c.seat === seat);
+      const hand = hands?.[seat];
+      const won = view.result?.winner === seat;
+      const text = hand
+        ? `${handName(hand.hand)}${won ? ` · ${t('dice-poker.winner')}` : ''}`
+        : tokenLeft
+          ? left > 0
+            ? t('dice-poker.left_token', { n: left })
+            : t('dice-poker.left_only_token')
+          : t('dice-poker.left', { n: left });
+      return h(
+        'li',
+        { class: ['dp-player', `dp-player-${seat}`, placing === seat && 'to-move', won && 'won'], dataset: { seat } },
+        h('span', { class: 'dp-player-name', text: seatName(seat) }),
+        h('span', { class: 'dp-player-text', text }),
+        hand
+          ? h('span', { class: 'dp-left', 'aria-hidden': 'true' }, hand.dice.map((/** @type {number} */ v) => face(v, seat)))
+          : h(
+              'span',
+              { class: 'dp-left', 'aria-hidden': 'true' },
+              Array.from({ length: left }, () => h('span', { class: ['dp-mini', `dp-mini-${seat}`] })),
+              // The token of the seat deciding may be placed next: it slides from here.
+              tokenLeft ? (placing === seat ? keyed(token(seat), `token-${seat}`) : token(seat)) : null,
+            ),
+      );
+    }),
+  );
+}
+
+/**
+ * The end screen's figures: both players' best hands, the dice in comparison order.
+ * @param {any} state
+ */
+function resultDetails(state) {
+  const result = state.result ?? {};
+  const hands = result.hands ?? result.stats?.hands ?? null;
+  const first = result.first ?? result.stats?.first ?? null;
+  if (!hands) return [];
+  return [
+    h(
+      'ul',
+      { class: 'dp-hands', id: 'dp-hands' },
+      SEATS.map((seat) => {
+        const hand = hands[seat];
+        if (!hand) return null;
+        const won = result.winner === seat;
+        return h(
+          'li',
+          { class: ['dp-hand', `dp-hand-${seat}`, won && 'won'], dataset: { seat } },
+          h('span', { class: 'dp-hand-seat', text: seatName(seat) }),
+          h('strong', { class: 'dp-hand-name', text: handName(hand.hand) }),
+          h(
+            'span',
+            {
+              class: 'dp-hand-dice',
+              role: 'img',
+              'aria-label': t('dice-poker.hand_dice', { dice: hand.dice.join(' ') }),
+            },
+            hand.dice.map((/** @type {number} */ v) => face(v, seat)),
+          ),
+          won ? h('span', { class: 'dp-hand-won', text: t('dice-poker.winner') }) : null,
+        );
+      }),
+    ),
+    first ? h('p', { class: 'hint', text: t('dice-poker.result.first', { seat: seatName(first) }) }) : null,
+  ].filter((x) => x !== null);
+}
+
+/** @type {import('../app.js').GameModule} */
+export default {
+  id: 'dice-poker',
+  render,
+  describe: (entry) => translateEvents(entry, EVENTS, seatName, { hand: handName }),
+  seatName,
+  resultDetails: (state) => /** @type {Node[]} */ (resultDetails(state)),
+  rules: dicePokerRules,
+  setup: {
+    modes: ['computer', 'same_screen'],
+    seating: 'side',
+    seatNames: () => [...SEATS],
+    optionOrder: ['board', 'tokens', 'straight', 'layout'],
+  },
+};

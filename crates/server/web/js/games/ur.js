@@ -1,0 +1,250 @@
+// The Royal Game of Ur: the 20-square board (three columns of eight, drawn upright for phones),
+// pieces in hand and borne off in the gaps of each side's column, the binary dice, the log and
+// the rules page. Geometry comes from the engine (`Ur::board_data`).
+
+import { flip, h, replace } from '../dom.js';
+import { t } from '../i18n.js';
+import { animating, legal, rollValue, translateEvents } from './common.js';
+import { urRules } from './ur-rules.js';
+
+/** @typedef {import('../app.js').BoardProps} BoardProps */
+
+/** @param {string} seat */
+function seatName(seat) {
+  return t(`ur.seat.${seat}`);
+}
+
+/** @type {import('./common.js').EventPattern[]} */
+const EVENTS = [
+  [/^(\w+) rolls (\d+)$/, 'ur.ev.rolls', ['seat', 'n']],
+  [/^(\w+) rolled 0 and passes$/, 'ur.ev.zero', ['seat']],
+  [/^(\w+) has no legal move with (\d+) and passes$/, 'ur.ev.no_move', ['seat', 'n']],
+  [/^(\w+) enters a piece on (\d+) \((\w+)\)$/, 'ur.ev.enters', ['seat', 'to', 'tile']],
+  [/^(\w+) moves (\d+) → (\d+) \((\w+)\)$/, 'ur.ev.moves', ['seat', 'from', 'to', 'tile']],
+  [/^(\w+) bears off a piece from (\d+)$/, 'ur.ev.bears_off', ['seat', 'from']],
+  [/^(\w+) captures (\w+)'s piece on (\w+)$/, 'ur.ev.captures', ['seat', 'other', 'tile']],
+  [/^(\w+) lands on a rosette and rolls again$/, 'ur.ev.rosette', ['seat']],
+  [/^(\w+) captured and rolls again$/, 'ur.ev.capture_roll', ['seat']],
+  [/^(\w+) bears off the last piece and wins$/, 'ur.ev.wins', ['seat']],
+];
+
+/**
+ * The piece count of the rules: the option, else the preset's.
+ * @param {any} rules
+ */
+function pieceCount(rules) {
+  if (typeof rules?.pieces === 'number') return rules.pieces;
+  return rules?.preset === 'blitz' ? 5 : 7;
+}
+
+/**
+ * The path length of the rules: 14 squares on the Bell path, 16 on the Masters path.
+ * @param {any} rules
+ */
+function pathLength(rules) {
+  const path = rules?.path ?? (rules?.preset === 'blitz' || rules?.preset === 'masters' ? 'masters' : 'bell');
+  return path === 'masters' ? 16 : 14;
+}
+
+/**
+ * The number of dice: three with `three_binary_zero_is_four` (Masters), else four.
+ * @param {any} rules
+ */
+function diceCount(rules) {
+  const dice = rules?.dice ?? (rules?.preset === 'masters' ? 'three_binary_zero_is_four' : 'four_binary');
+  return dice === 'three_binary_zero_is_four' ? 3 : 4;
+}
+
+/**
+ * The binary dice of a roll: `n` dice show their marked tip (for 3 dice, 4 is shown as none).
+ * Which dice show it is spread by the roll so the row does not always fill from the left.
+ * @param {number} roll
+ * @param {number} count
+ * @param {boolean} rolling
+ */
+function dice(roll, count, rolling) {
+  const marked = count === 3 && roll === 4 ? 0 : roll;
+  const order = [[0, 1, 2, 3], [2, 0, 3, 1], [1, 3, 0, 2], [3, 2, 1, 0], [0, 2, 1, 3]][roll % 5];
+  const up = new Set(order.slice(0, marked));
+  return h(
+    'div',
+    { class: ['ur-dice', rolling && 'rolling'], role: 'img', 'aria-label': t('ur.dice_label', { n: roll }) },
+    Array.from({ length: count }, (_, i) => h('span', { class: ['tetra', up.has(i) && 'marked'] })),
+    h('span', { class: 'roll-value', 'aria-hidden': 'true', text: String(roll) }),
+  );
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {BoardProps} props
+ */
+function render(root, props) {
+  const { view, geometry, moves } = props;
+  const pieces = view.pieces ?? { light: [], dark: [] };
+  const total = pieceCount(props.rules);
+  const paths = { light: geometry.light_path, dark: geometry.dark_path };
+  const pathLen = paths.light.length;
+  const roll = rollValue(view.last_chance);
+  const rosettes = new Set(geometry.tiles.filter((/** @type {any} */ x) => x.rosette).map((/** @type {any} */ x) => x.name));
+
+  // Which seat's piece stands on each tile, and the move that starts or ends there.
+  /** @type {Map<string, {seat: string, square: number}>} */
+  const occupant = new Map();
+  for (const seat of ['light', 'dark']) {
+    for (const sq of pieces[seat] ?? []) {
+      if (sq >= 1 && sq <= pathLen) occupant.set(paths[seat][sq - 1], { seat, square: sq });
+    }
+  }
+  /** @type {Map<string, import('../app.js').Move>} */
+  const byFrom = new Map();
+  /** @type {Map<string, import('../app.js').Move>} */
+  const byTo = new Map();
+  for (const m of moves) {
+    const path = paths[/** @type {'light' | 'dark'} */ (m.seat)];
+    const from = m.from ?? 0;
+    const to = m.to ?? 0;
+    byFrom.set(from === 0 ? `hand-${m.seat}` : path[from - 1], m);
+    byTo.set(to > pathLen ? `off-${m.seat}` : path[to - 1], m);
+  }
+
+  // The piece that just moved keeps its key so it slides from where it was.
+  let movedKey = '';
+  let movedTo = '';
+  const last = props.last;
+  if (last && last.by !== 'chance' && last.seat && roll !== null) {
+    const from = Number(/^move (\d+)$/.exec(last.action)?.[1] ?? -1);
+    const to = from + roll;
+    if (from >= 0 && to <= pathLen) movedTo = paths[last.seat][to - 1];
+    movedKey = `${last.seat}-${from}`;
+  }
+
+  /**
+   * @param {string} seat
+   * @param {number} square
+   * @param {string} where
+   */
+  function piece(seat, square, where) {
+    const key = where === movedTo ? movedKey : `${seat}-${square}`;
+    return h('span', {
+      class: ['piece', `piece-${seat}`, where === movedTo && 'moved'],
+      dataset: { key },
+      'aria-hidden': 'true',
+    });
+  }
+
+  /**
+   * A square or a pool as a button when a move starts or ends there.
+   * @param {string} id
+   * @param {string[]} classes
+   * @param {string} label
+   * @param {any[]} content
+   * @param {Record<string, string>} style
+   */
+  function cell(id, classes, label, content, style) {
+    const from = byFrom.get(id);
+    const to = byTo.get(id);
+    const move = from ?? to;
+    const el = h(move ? 'button' : 'div', { class: ['ur-cell', ...classes, to && !from && 'target'], style, dataset: { cell: id } }, content);
+    if (move) {
+      el.setAttribute('type', 'button');
+      legal(el, move.action, props.onMove, moveLabel(move, pathLen));
+    } else {
+      el.setAttribute('aria-label', label);
+      el.setAttribute('role', 'img');
+    }
+    return el;
+  }
+
+  const board = h('div', { class: 'ur-board' });
+  for (const tile of geometry.tiles) {
+    const who = occupant.get(tile.name);
+    const label = `${tile.name}${rosettes.has(tile.name) ? `, ${t('ur.rosette')}` : ''}${who ? `, ${seatName(who.seat)}` : ''}`;
+    board.append(
+      cell(
+        tile.name,
+        ['tile', rosettes.has(tile.name) && 'rosette', who && 'occupied'],
+        label,
+        [rosettes.has(tile.name) ? h('span', { class: 'rosette-mark', 'aria-hidden': 'true' }) : null, who ? piece(who.seat, who.square, tile.name) : null],
+        { 'grid-column': String(tile.column + 1), 'grid-row': String(tile.row) },
+      ),
+    );
+  }
+  // Hand and borne-off pools sit in the gap of each side's own column, next to where pieces
+  // enter and leave: the first and the last tile of the path.
+  for (const seat of ['light', 'dark']) {
+    const list = pieces[seat] ?? [];
+    const inHand = list.filter((/** @type {number} */ s) => s === 0).length;
+    const off = list.filter((/** @type {number} */ s) => s > pathLen).length;
+    const first = geometry.tiles.find((/** @type {any} */ x) => x.name === paths[seat][0]);
+    const lastTile = geometry.tiles.find((/** @type {any} */ x) => x.name === paths[seat][pathLen - 1]);
+    const column = String(first.column + 1);
+    const gapRow = (/** @type {number} */ row) => String(row === 4 ? 5 : row === 7 ? 6 : row === 1 ? 5 : row + 1);
+    board.append(
+      cell(
+        `hand-${seat}`,
+        ['pool', 'hand', `pool-${seat}`],
+        t('ur.in_hand', { seat: seatName(seat), n: inHand }),
+        [inHand > 0 ? piece(seat, 0, `hand-${seat}`) : null, h('span', { class: 'count', text: `${inHand}` })],
+        { 'grid-column': column, 'grid-row': gapRow(first.row) },
+      ),
+      cell(
+        `off-${seat}`,
+        ['pool', 'off', `pool-${seat}`],
+        t('ur.borne_off', { seat: seatName(seat), n: off, total }),
+        [off > 0 ? h('span', { class: ['piece', `piece-${seat}`, 'home'], 'aria-hidden': 'true' }) : null, h('span', { class: 'count', text: `${off}/${total}` })],
+        { 'grid-column': column, 'grid-row': gapRow(lastTile.row) === gapRow(first.row) ? String(Number(gapRow(first.row)) + 1) : gapRow(lastTile.row) },
+      ),
+    );
+  }
+
+  const rolling = animating(props, 'chance');
+  const status = h(
+    'div',
+    { class: 'ur-status' },
+    roll !== null && view.status === 'ongoing'
+      ? [dice(roll, diceCount(props.rules), rolling), h('span', { class: 'roll-text', text: t('ur.rolled', { n: roll }) })]
+      : null,
+    moves.length > 0 ? h('span', { class: 'hint', text: t('ur.pick_piece') }) : null,
+  );
+  flip(root, () => replace(root, h('div', { class: 'ur' }, status, board)), animating(props, 'move') ? props.pace * 0.8 : 0);
+}
+
+/**
+ * @param {import('../app.js').Move} move
+ * @param {number} pathLen
+ */
+function moveLabel(move, pathLen) {
+  const from = move.from ?? 0;
+  const to = move.to ?? 0;
+  if (from === 0) return t('ur.move.enter', { to });
+  if (to > pathLen) return t('ur.move.bear_off', { from });
+  return t('ur.move.move', { from, to });
+}
+
+/** @type {import('../app.js').GameModule} */
+export default {
+  id: 'ur',
+  render,
+  describe: (entry) => translateEvents(entry, EVENTS, seatName),
+  seatName,
+  resultDetails: (state) => {
+    const total = pieceCount(state.rules);
+    const pathLen = pathLength(state.rules);
+    return [
+      h(
+        'ul',
+        { class: 'figures-list' },
+        ['light', 'dark'].map((seat) => {
+          const borne = (state.pieces?.[seat] ?? []).filter((/** @type {number} */ s) => s > pathLen).length;
+          return h('li', { text: t('ur.result.borne', { seat: seatName(seat), n: borne, total }) });
+        }),
+      ),
+    ];
+  },
+  rules: urRules,
+  setup: {
+    modes: ['computer', 'same_screen'],
+    seating: 'side',
+    seatNames: () => ['light', 'dark'],
+  },
+};

@@ -1,0 +1,744 @@
+// Yut Nori (윷놀이): the 29-station board drawn from the engine's geometry (`Yut::board_data`:
+// stations in percent, the outer ring and both diagonals as rotated lines), stacks with a count,
+// pieces in hand and finished per side, the throw set (윷 패) as chips, the sticks of the latest
+// throw, the "+1 throw" mark, route arrows at the branches, and labelled buttons for the choices
+// without a place on the board (slot, stack, finishing).
+//
+// A move is chosen by tapping a piece: a piece with one possible move plays it at once; a piece
+// that can spend several throws is selected and its destinations light up. Tapping a throw chip
+// first narrows every piece to that throw.
+
+import { flip, h, replace } from '../dom.js';
+import { t } from '../i18n.js';
+import { animating, legal, translateEvents } from './common.js';
+import { yutRules } from './yut-rules.js';
+
+/** @typedef {import('../app.js').BoardProps} BoardProps */
+/** @typedef {import('../app.js').Move} Move */
+
+const THROWS = ['backdo', 'do', 'gae', 'geol', 'yut', 'mo', 'nak'];
+const STEPS = /** @type {Record<string, number>} */ ({ backdo: -1, do: 1, gae: 2, geol: 3, yut: 4, mo: 5, nak: 0 });
+const NAMED = /** @type {Record<number, string>} */ ({ 0: 'chammeogi', 5: 'mo', 10: 'dwitmo', 15: 'jjimo', 22: 'bang' });
+const FINISHED = 99;
+
+/**
+ * A side (`A`) or a player (`A1` in team games) for people: "Side A", "A편", "A편 1번".
+ * @param {string} seat
+ */
+function seatName(seat) {
+  const m = /^([A-D])([1-4])?$/.exec(seat);
+  if (!m) return seat;
+  return m[2] ? t('yut.seat.member', { side: m[1], n: m[2] }) : t('yut.seat.side', { side: m[1] });
+}
+
+/** @param {string} r a throw in notation (`gae`) */
+function throwName(r) {
+  return THROWS.includes(r) ? t(`yut.throw.${r}`) : r;
+}
+
+/** @param {number | string} s a station 0-28 */
+function stationName(s) {
+  const n = Number(s);
+  return NAMED[n] ? t(`yut.station.${NAMED[n]}`) : t('yut.station.n', { n });
+}
+
+/**
+ * The engine's unit text (`piece 3`, `stack of pieces 0+1`) for people (pieces counted from 1).
+ * @param {string} text
+ */
+function unitText(text) {
+  const one = /^piece (\d+)$/.exec(text);
+  if (one) return t('yut.unit.piece', { n: Number(one[1]) + 1 });
+  const many = /^stack of pieces ([\d+]+)$/.exec(text);
+  if (many) return t('yut.unit.stack', { list: many[1].split('+').map((p) => Number(p) + 1).join('+') });
+  return text;
+}
+
+/** @param {string} text a comma-separated list of sides */
+function sideList(text) {
+  return text
+    .split(', ')
+    .map((s) => seatName(s))
+    .join(', ');
+}
+
+/** @param {string} text the engine's pool text (`gae, backdo`) */
+function poolText(text) {
+  return text
+    .split(', ')
+    .map((r) => throwName(r))
+    .join(', ');
+}
+
+/** @type {import('./common.js').EventPattern[]} */
+const EVENTS = [
+  [/^(\w+) throws nak in the ceremony and throws again$/, 'yut.ev.cer_nak', ['seat']],
+  [/^(\w+) throws (\w+) in the ceremony$/, 'yut.ev.cer_throw', ['seat', 'throw']],
+  [/^(.+) tie and throw again$/, 'yut.ev.tie', ['list']],
+  [/^ceremony rank: (.+)$/, 'yut.ev.rank', ['list']],
+  [/^(\w+) takes slot (\d+)$/, 'yut.ev.takes_slot', ['seat', 'n']],
+  [/^(\w+) gets slot (\d+)$/, 'yut.ev.gets_slot', ['seat', 'n']],
+  [/^turn order: (.+)$/, 'yut.ev.order', ['list']],
+  [/^(\w+) enters piece (\d+) with (\w+) onto (\d+)$/, 'yut.ev.enters', ['seat', 'piece', 'throw', 'station']],
+  [/^(\w+) moves (.+) from (\d+) with (\w+) and finishes (\d+) pieces?$/, 'yut.ev.finishes', ['seat', 'unit', 'from', 'throw', 'n']],
+  [/^(\w+) moves (.+) (\d+) → (\d+) with (\w+)$/, 'yut.ev.moves', ['seat', 'unit', 'from', 'to', 'throw']],
+  [/^(\w+) captures (\w+)'s (.+) on (\d+)$/, 'yut.ev.captures', ['seat', 'other', 'unit', 'station']],
+  [/^stack of (\d+) on (\d+)$/, 'yut.ev.stack', ['n', 'station']],
+  [/^no stack$/, 'yut.ev.no_stack', []],
+  [/^route from (\d+) to (\d+)$/, 'yut.ev.route', ['from', 'to']],
+  [/^(\w+) earns a bonus throw$/, 'yut.ev.bonus', ['seat']],
+  [/^(\w+) cannot use (.+) and discards it$/, 'yut.ev.discards', ['seat', 'pool']],
+  [/^(\w+) to throw$/, 'yut.ev.to_throw', ['seat']],
+  [/^side (\w+) has finished all its pieces$/, 'yut.ev.side_done', ['seat']],
+  [/^(\w+) leaves the rotation; (.+) discarded$/, 'yut.ev.leaves', ['seat', 'pool']],
+  [/^nak: (\w+)'s results are void and the turn ends$/, 'yut.ev.nak_set', ['seat']],
+  [/^nak on the first throw: (\w+)'s turn passes$/, 'yut.ev.nak_first', ['seat']],
+  [/^nak: the throw is void$/, 'yut.ev.nak_throw', []],
+  [/^(\w+) throws again$/, 'yut.ev.again', ['seat']],
+  [/^(\w+) throws (\w+)$/, 'yut.ev.throws', ['seat', 'throw']],
+];
+
+/** @type {Record<string, (value: string) => string>} */
+const FORMAT = {
+  throw: throwName,
+  station: stationName,
+  from: stationName,
+  to: stationName,
+  unit: unitText,
+  list: sideList,
+  pool: poolText,
+  piece: (p) => String(Number(p) + 1),
+};
+
+/** @param {import('../app.js').ActionEntry} entry */
+function describe(entry) {
+  return translateEvents(entry, EVENTS, seatName, FORMAT);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The board's model: pieces by side and station, and the person's moves grouped by unit.
+
+/**
+ * @typedef {{side: string, id: number, member: number, station: number}} PieceRec
+ * @typedef {{key: string, side: string, station: number, ids: number[], members: number[], unit: string | null}} Group
+ * @typedef {{action: string, throw: string, to: number | undefined, move: Move}} Option
+ */
+
+/**
+ * Every piece of the view: its side (team letter in team games), its id within the side (team
+ * piece id in `team-separate`), the member owning it (−1 when not `team-separate`), its station.
+ * @param {any} pieces the view's `pieces`
+ * @param {string} mode
+ * @returns {PieceRec[]}
+ */
+function pieceRecords(pieces, mode) {
+  /** @type {PieceRec[]} */
+  const recs = [];
+  for (const [key, list] of Object.entries(pieces ?? {})) {
+    const side = key[0];
+    const separate = mode === 'team-separate' && key.length > 1;
+    const member = separate ? Number(key[1]) - 1 : -1;
+    /** @type {number[]} */ (list).forEach((station, i) => {
+      recs.push({ side, id: separate ? member * list.length + i : i, member, station });
+    });
+  }
+  return recs;
+}
+
+/** The sides (team letters in team games) in seat order. @param {string[]} seats */
+function sidesOf(seats) {
+  /** @type {string[]} */
+  const sides = [];
+  for (const seat of seats) if (!sides.includes(seat[0])) sides.push(seat[0]);
+  return sides;
+}
+
+/** The move's throw (`enter gae`, `move 3 gae`). @param {string} action */
+function throwOf(action) {
+  const words = action.split(' ');
+  return words[words.length - 1];
+}
+
+/** Selection between renders: a unit (`hand`, `u3`) or a throw chip, for one set of moves. */
+let ui = { sig: '', unit: /** @type {string | null} */ (null), chip: /** @type {string | null} */ (null), manual: false };
+/** Draws the board again after a selection change, keeping the keyboard focus on `pick`. */
+let redraw = (/** @type {string} */ pick) => void pick;
+
+/**
+ * @param {HTMLElement} root
+ * @param {BoardProps} props
+ */
+function render(root, props) {
+  const sig = `${props.moves.map((m) => m.action).join('|')}#${(props.view.pool ?? []).join(',')}`;
+  if (sig !== ui.sig) ui = { sig, unit: null, chip: null, manual: false };
+  redraw = (pick) => {
+    replace(root, board(props));
+    /** @type {HTMLElement | null} */ (root.querySelector(`[data-pick="${pick}"]`))?.focus({ preventScroll: true });
+  };
+  flip(root, () => replace(root, board(props)), animating(props, 'move') ? props.pace * 0.8 : 0);
+}
+
+/**
+ * The whole board component for `props`.
+ * @param {BoardProps} props
+ */
+function board(props) {
+  const { view, geometry, moves } = props;
+  const rules = props.rules ?? {};
+  const mode = rules.mode ?? 'individual';
+  const sides = sidesOf(props.seats);
+  const recs = pieceRecords(view.pieces, mode);
+  const mover = moves[0]?.seat ?? null;
+  const moverSide = mover ? mover[0] : null;
+  const stations = new Map(geometry.stations.map((/** @type {any} */ s) => [s.station, s]));
+
+  // The person's spend moves by unit, narrowed to the chosen throw chip.
+  /** @type {Map<string, Option[]>} */
+  const units = new Map();
+  /** @type {Set<string>} */
+  const spendable = new Set();
+  for (const m of moves) {
+    if (m.kind !== 'enter' && m.kind !== 'move') continue;
+    const r = throwOf(m.action);
+    spendable.add(r);
+    if (ui.chip && r !== ui.chip) continue;
+    const key = m.kind === 'enter' ? 'hand' : `u${m.action.split(' ')[1]}`;
+    const list = units.get(key) ?? [];
+    list.push({ action: m.action, throw: r, to: m.to, move: m });
+    units.set(key, list);
+  }
+  if (ui.chip && !spendable.has(ui.chip)) ui.chip = null;
+  if (ui.unit && !units.has(ui.unit)) ui.unit = null;
+  // Nothing to tap directly (every piece can spend several throws): select the first piece so
+  // its destinations light up; another piece can be selected instead.
+  if (!ui.unit && !ui.manual && units.size > 0 && ![...units.values()].some((list) => list.length === 1)) {
+    ui.unit = units.keys().next().value ?? null;
+  }
+
+  // Groups of pieces on the board by side and station; the mover's units split where several
+  // units share a station (optional stacking answered "no").
+  /** @type {Group[]} */
+  const groups = [];
+  /** @type {Map<string, PieceRec[]>} */
+  const bySpot = new Map();
+  for (const r of recs) {
+    if (r.station < 0 || r.station > 28) continue;
+    const k = `${r.side}@${r.station}`;
+    bySpot.set(k, [...(bySpot.get(k) ?? []), r]);
+  }
+  const pieceStation = (/** @type {string} */ side, /** @type {number} */ id) => recs.find((r) => r.side === side && r.id === id)?.station;
+  for (const [, list] of bySpot) {
+    const { side, station } = list[0];
+    /** @type {string[]} */
+    const keys = side === moverSide ? [...units.keys()].filter((k) => k !== 'hand' && pieceStation(side, Number(k.slice(1))) === station) : [];
+    if (keys.length <= 1) {
+      const ids = list.map((r) => r.id).sort((a, b) => a - b);
+      groups.push({
+        key: `p-${side}-${ids[0]}`,
+        side,
+        station,
+        ids,
+        members: [...new Set(list.map((r) => r.member))],
+        unit: keys[0] ?? null,
+      });
+      continue;
+    }
+    // Several movable units here: each unit's pieces from the move's annotation (else its named piece).
+    let rest = list.slice();
+    for (const k of keys) {
+      const lowest = Number(k.slice(1));
+      const option = units.get(k)?.[0];
+      const annotated = option?.move.pieces ?? [];
+      const ids = annotated.length && mode !== 'team-separate' ? annotated.slice() : [lowest];
+      if (!ids.includes(lowest)) ids.push(lowest);
+      const mine = rest.filter((r) => ids.includes(r.id));
+      rest = rest.filter((r) => !ids.includes(r.id));
+      groups.push({ key: `p-${side}-${lowest}`, side, station, ids: mine.map((r) => r.id).sort((a, b) => a - b), members: [...new Set(mine.map((r) => r.member))], unit: k });
+    }
+    if (rest.length) {
+      const ids = rest.map((r) => r.id).sort((a, b) => a - b);
+      groups.push({ key: `p-${side}-${ids[0]}`, side, station, ids, members: [...new Set(rest.map((r) => r.member))], unit: null });
+    }
+  }
+
+  /** @type {HTMLElement[]} */
+  const choices = [];
+  /**
+   * A labelled button in the choice bar.
+   * @param {string} action
+   * @param {string} text
+   * @param {string} [label]
+   * @param {string} [cls]
+   */
+  const choice = (action, text, label, cls) => {
+    const el = h('button', { type: 'button', class: ['yut-choice', cls] }, text);
+    choices.push(legal(el, action, props.onMove, label ?? text));
+  };
+
+  // Destinations of the selected unit.
+  /** @type {Map<number, Option>} */
+  const dests = new Map();
+  if (ui.unit) {
+    const options = units.get(ui.unit) ?? [];
+    if (options.length > 1) {
+      for (const o of options) {
+        if (o.to !== undefined && o.to >= 0 && o.to <= 28 && !dests.has(o.to)) dests.set(o.to, o);
+        else choice(o.action, optionText(o, ui.unit, recs, moverSide), moveLabel(o, ui.unit, recs, moverSide), 'finish');
+      }
+    }
+  }
+
+  // Route arrows: on the two stations the unit on the branch may go to next.
+  /** @type {Map<number, {action: string, from: number}>} */
+  const arrows = new Map();
+  for (const m of moves) {
+    if (m.kind !== 'route') continue;
+    const to = Number(m.action.split(' ')[1]);
+    const branch = (geometry.branches ?? []).find((/** @type {any} */ b) => b[1].includes(to));
+    if (!branch) continue;
+    arrows.set(to, { action: m.action, from: branch[0] });
+    choice(m.action, routeText(branch[0], to, branch[1]), undefined, 'route');
+  }
+  for (const m of moves) {
+    if (m.kind === 'stack') choice(m.action, t(m.action === 'stack yes' ? 'yut.stack.yes' : 'yut.stack.no'), undefined, 'stack');
+    if (m.kind === 'slot') {
+      const n = Number(m.action.split(' ')[1]);
+      choice(m.action, t('yut.slot', { n }), t('yut.slot_label', { n }), 'slot');
+    }
+  }
+
+  /**
+   * The token(s) of a group: a coloured piece, the member digits in `team-separate`, the count.
+   * @param {Group} g
+   */
+  const token = (g) =>
+    h(
+      'span',
+      { class: ['yut-piece', `side-${g.side}`], dataset: { key: g.key }, 'aria-hidden': 'true' },
+      mode === 'team-separate' ? h('span', { class: 'yut-member', text: g.members.map((m) => m + 1).join('·') }) : null,
+      g.ids.length > 1 ? h('span', { class: 'yut-count', text: `×${g.ids.length}` }) : null,
+    );
+
+  /**
+   * A unit's element: a button when it can move (direct, or selecting it), else a picture.
+   * @param {Group} g
+   */
+  const unitEl = (g) => {
+    // A lit destination covers the station: the pieces under it are only a picture until the
+    // selection changes.
+    const options = g.unit && !dests.has(g.station) ? units.get(g.unit) ?? [] : [];
+    const what = groupText(g);
+    if (options.length === 1) {
+      const el = h('button', { type: 'button', class: 'yut-unit' }, token(g));
+      return legal(el, options[0].action, props.onMove, moveLabel(options[0], g.unit ?? '', recs, moverSide));
+    }
+    if (options.length > 1) {
+      const selected = ui.unit === g.unit;
+      return h(
+        'button',
+        {
+          type: 'button',
+          class: ['yut-unit', 'yut-pick', selected && 'selected'],
+          'aria-pressed': selected ? 'true' : 'false',
+          'aria-label': t('yut.pick', { what }),
+          dataset: { pick: g.unit },
+          on: { click: () => select(g.unit) },
+        },
+        token(g),
+      );
+    }
+    return h('span', { class: 'yut-unit', role: 'img', 'aria-label': what }, token(g));
+  };
+
+  // The field: lines, stations, pieces, destinations, arrows.
+  const field = h(
+    'div',
+    { class: 'yut-field' },
+    h('span', { class: 'yut-line ring', 'aria-hidden': 'true' }),
+    h('span', { class: 'yut-line diag diag-a', 'aria-hidden': 'true' }),
+    h('span', { class: 'yut-line diag diag-b', 'aria-hidden': 'true' }),
+  );
+  for (const s of geometry.stations) {
+    const here = groups.filter((g) => g.station === s.station);
+    const dest = dests.get(s.station);
+    const arrow = arrows.get(s.station);
+    const spot = h(
+      'div',
+      {
+        class: ['yut-spot', s.big && 'yut-big', NAMED[s.station] && `named-${NAMED[s.station]}`, here.length > 1 && 'multi', (s.x <= 0 || s.x >= 100) && 'edge-x'],
+        style: { left: `${s.x}%`, top: `${s.y}%` },
+        dataset: { station: s.station },
+      },
+      h('span', { class: 'yut-dot', 'aria-hidden': 'true' }),
+      s.station === 0 ? h('span', { class: 'yut-start', 'aria-hidden': 'true', text: t('yut.station.start') }) : null,
+      here.map(unitEl),
+    );
+    if (dest) {
+      const el = h('button', { type: 'button', class: 'yut-dest' }, h('span', { class: 'yut-dest-throw', text: throwName(dest.throw) }));
+      spot.append(legal(el, dest.action, props.onMove, moveLabel(dest, ui.unit ?? '', recs, moverSide)));
+    }
+    if (arrow) {
+      const from = stations.get(arrow.from);
+      const angle = from ? (Math.atan2(s.y - from.y, s.x - from.x) * 180) / Math.PI : 0;
+      const el = h(
+        'button',
+        { type: 'button', class: 'yut-arrow' },
+        h('span', { class: 'yut-arrow-glyph', style: { transform: `rotate(${angle.toFixed(1)}deg)` }, text: '➜' }),
+      );
+      spot.append(legal(el, arrow.action, props.onMove, t('yut.route.label', { from: stationName(arrow.from), to: stationName(s.station) })));
+    }
+    field.append(spot);
+  }
+  const boardEl = h('div', { class: 'yut-board', role: 'group', 'aria-label': t('yut.board') }, field);
+
+  // Trays: per side, the pieces in hand (a button when they can enter) and the finished ones.
+  const toMoveSide = view.status === 'ongoing' && view.to_move && view.to_move !== 'chance' ? view.to_move[0] : null;
+  const trays = h(
+    'div',
+    { class: ['yut-trays', `n${sides.length}`] },
+    sides.map((side) => {
+      const mine = recs.filter((r) => r.side === side);
+      const hand = mine.filter((r) => r.station < 0).sort((a, b) => a.id - b.id);
+      const done = mine.filter((r) => r.station === FINISHED).sort((a, b) => a.id - b.id);
+      const mini = (/** @type {PieceRec} */ r) =>
+        h('span', { class: ['yut-piece', 'mini', `side-${side}`], dataset: { key: `p-${side}-${r.id}` }, 'aria-hidden': 'true' },
+          mode === 'team-separate' ? h('span', { class: 'yut-member', text: String(r.member + 1) }) : null);
+      const handContent = [
+        h('span', { class: 'yut-tray-label', text: t('yut.hand') }),
+        h('span', { class: 'yut-minis' }, hand.map(mini)),
+        h('span', { class: 'yut-tray-count', text: String(hand.length) }),
+      ];
+      const options = side === moverSide ? units.get('hand') ?? [] : [];
+      const handText = t('yut.hand_label', { side: seatName(side), n: hand.length });
+      /** @type {HTMLElement} */
+      let handEl;
+      if (options.length === 1) {
+        handEl = legal(h('button', { type: 'button', class: 'yut-hand' }, handContent), options[0].action, props.onMove, moveLabel(options[0], 'hand', recs, moverSide));
+      } else if (options.length > 1) {
+        const selected = ui.unit === 'hand';
+        handEl = h(
+          'button',
+          {
+            type: 'button',
+            class: ['yut-hand', 'yut-pick', selected && 'selected'],
+            'aria-pressed': selected ? 'true' : 'false',
+            'aria-label': t('yut.pick_hand', { n: hand.length }),
+            dataset: { pick: 'hand' },
+            on: { click: () => select('hand') },
+          },
+          handContent,
+        );
+      } else {
+        handEl = h('div', { class: 'yut-hand', role: 'img', 'aria-label': handText }, handContent);
+      }
+      return h(
+        'div',
+        { class: ['yut-tray', `side-${side}`, side === toMoveSide && 'to-move'] },
+        h('span', { class: 'yut-tray-name' }, h('span', { class: ['yut-swatch', `side-${side}`], 'aria-hidden': 'true' }), seatName(side)),
+        handEl,
+        h(
+          'div',
+          { class: 'yut-done', role: 'img', 'aria-label': t('yut.done_label', { side: seatName(side), n: done.length, total: mine.length }) },
+          h('span', { class: 'yut-tray-label', text: t('yut.done') }),
+          h('span', { class: 'yut-minis' }, done.map(mini)),
+          h('span', { class: 'yut-tray-count', text: `${done.length}/${mine.length}` }),
+        ),
+      );
+    }),
+  );
+
+  // The throw: the sticks of the latest throw, the "+1 throw" mark, and the throw set.
+  const last = /^throw (\w+)$/.exec(view.last_chance ?? '')?.[1] ?? null;
+  const extra = (props.last?.events ?? []).some((e) => /throws again$|earns a bonus throw$/.test(e));
+  const pool = /** @type {string[]} */ (view.pool ?? []);
+  const chipsSelectable = spendable.size > 1;
+  const throwBox = h(
+    'div',
+    { class: 'yut-throw' },
+    last && view.status === 'ongoing'
+      ? h(
+          'div',
+          { class: 'yut-last' },
+          sticks(last, animating(props, 'chance')),
+          h('span', { class: 'yut-last-name', text: throwName(last) }),
+          extra ? h('span', { class: ['yut-plus', props.pace > 0 && 'fade'], text: t('yut.plus_one') }) : null,
+        )
+      : null,
+    view.status !== 'ongoing' ? null : h(
+      'div',
+      { class: 'yut-pool', role: 'group', 'aria-label': t('yut.pool') },
+      h('span', { class: 'yut-pool-label', text: t('yut.pool') }),
+      pool.length === 0 ? h('span', { class: 'yut-pool-empty', text: t('yut.pool_empty') }) : null,
+      pool.map((r, i) => {
+        const content = [h('span', { class: 'yut-chip-name', text: throwName(r) }), h('span', { class: 'yut-chip-steps', text: r === 'backdo' ? '−1' : `+${STEPS[r]}` })];
+        const usable = spendable.has(r);
+        if (chipsSelectable && usable) {
+          const selected = ui.chip === r;
+          return h(
+            'button',
+            {
+              type: 'button',
+              class: ['yut-chip', `throw-${r}`, selected && 'selected'],
+              dataset: { key: `chip-${i}-${r}` },
+              'aria-pressed': selected ? 'true' : 'false',
+              'aria-label': t('yut.chip_label', { throw: throwName(r) }),
+              on: { click: () => selectChip(r) },
+              'data-pick': `chip-${r}`,
+            },
+            content,
+          );
+        }
+        return h('span', { class: ['yut-chip', `throw-${r}`, !usable && spendable.size > 0 && 'unusable'], dataset: { key: `chip-${i}-${r}` } }, content);
+      }),
+    ),
+  );
+
+  return h(
+    'div',
+    { class: ['yut', `sides-${sides.length}`, mode !== 'individual' && 'teams'] },
+    trays,
+    h('div', { class: 'yut-main' }, boardEl, h('div', { class: 'yut-panel' }, throwBox, prompt(props, units, ui.unit !== null && (units.get(ui.unit)?.length ?? 0) > 1, chipsSelectable), choices.length ? h('div', { class: 'yut-choices' }, choices) : null, ceremony(view))),
+  );
+}
+
+/** @param {string | null} unit */
+function select(unit) {
+  ui.unit = ui.unit === unit ? null : unit;
+  ui.manual = true;
+  redraw(unit ?? '');
+}
+
+/** @param {string} r */
+function selectChip(r) {
+  ui.chip = ui.chip === r ? null : r;
+  ui.unit = null;
+  ui.manual = false;
+  redraw(`chip-${r}`);
+}
+
+/**
+ * What the person is asked to do now.
+ * @param {BoardProps} props
+ * @param {Map<string, Option[]>} units
+ * @param {boolean} destinations a unit is selected and its destinations are lit
+ * @param {boolean} chips the throw chips can be chosen
+ */
+function prompt(props, units, destinations, chips) {
+  const kinds = new Set(props.moves.map((m) => m.kind));
+  let text = '';
+  if (kinds.has('slot')) text = t('yut.ask.slot');
+  else if (kinds.has('stack')) text = t('yut.ask.stack');
+  else if (kinds.has('route')) text = t('yut.ask.route');
+  else if (units.size > 0) text = t(destinations ? 'yut.ask.destination' : chips ? 'yut.ask.piece_or_throw' : 'yut.ask.piece');
+  return text ? h('p', { class: 'yut-prompt', text }) : null;
+}
+
+/**
+ * The ceremony (who goes first): each side's throws, the rank and the slots taken, while it runs.
+ * @param {any} view
+ */
+function ceremony(view) {
+  const events = /** @type {string[]} */ (view.events ?? []);
+  if (events.some((e) => e.startsWith('turn order: ')) || !events.some((e) => / in the ceremony/.test(e))) return null;
+  /** @type {Map<string, string[]>} */
+  const thrown = new Map();
+  /** @type {Map<string, number>} */
+  const slots = new Map();
+  let rank = /** @type {string[]} */ ([]);
+  for (const e of events) {
+    const m = /^(\w+) throws (\w+) in the ceremony$/.exec(e) ?? /^(\w+) throws (nak) in the ceremony and throws again$/.exec(e);
+    if (m) thrown.set(m[1], [...(thrown.get(m[1]) ?? []), m[2]]);
+    const r = /^ceremony rank: (.+)$/.exec(e);
+    if (r) rank = r[1].split(', ');
+    const s = /^(\w+) (?:takes|gets) slot (\d+)$/.exec(e);
+    if (s) slots.set(s[1], Number(s[2]));
+  }
+  const order = rank.length ? rank : [...thrown.keys()];
+  return h(
+    'div',
+    { class: 'yut-ceremony' },
+    h('h3', { text: t('yut.ceremony') }),
+    h(
+      'ol',
+      { class: 'yut-ceremony-list' },
+      order.map((side) =>
+        h(
+          'li',
+          {},
+          h('span', { class: ['yut-swatch', `side-${side}`], 'aria-hidden': 'true' }),
+          h('span', { class: 'yut-ceremony-side', text: seatName(side) }),
+          h('span', { class: 'yut-ceremony-throws', text: (thrown.get(side) ?? []).map(throwName).join(' → ') }),
+          slots.has(side) ? h('span', { class: 'yut-ceremony-slot', text: t('yut.slot', { n: slots.get(side) ?? 0 }) }) : null,
+        ),
+      ),
+    ),
+  );
+}
+
+/**
+ * The four sticks of a throw: flat side (앞면) or round side up; the marked stick (빽도) is the
+ * first. Nak: the sticks scattered off the mat.
+ * @param {string} r
+ * @param {boolean} rolling
+ */
+function sticks(r, rolling) {
+  /** @type {Record<string, number[]>} */
+  const flat = { backdo: [0], do: [2], gae: [1, 3], geol: [1, 2, 3], yut: [0, 1, 2, 3], mo: [], nak: [1] };
+  const up = new Set(flat[r] ?? []);
+  return h(
+    'div',
+    { class: ['yut-sticks', rolling && 'rolling', r === 'nak' && 'nak'], role: 'img', 'aria-label': t('yut.sticks_label', { throw: throwName(r) }) },
+    [0, 1, 2, 3].map((i) =>
+      h('span', { class: ['yut-stick', up.has(i) ? 'flat' : 'round', i === 0 && 'marked'] }, h('span', { class: 'x' }), h('span', { class: 'x' }), h('span', { class: 'x' })),
+    ),
+  );
+}
+
+/**
+ * The route choice's text: the shortcut or the outer way, or at the centre which way.
+ * @param {number} branch
+ * @param {number} to
+ * @param {number[]} choices `[straight, shortcut]`
+ */
+function routeText(branch, to, choices) {
+  const station = stationName(to);
+  if (branch === 22) return t(to === choices[1] ? 'yut.route.home' : 'yut.route.jjimo', { station });
+  return t(to === choices[1] ? 'yut.route.shortcut' : 'yut.route.outer', { station });
+}
+
+/** @param {Group} g */
+function groupText(g) {
+  const where = stationName(g.station);
+  return g.ids.length > 1
+    ? t('yut.group.stack', { side: seatName(g.side), n: g.ids.length, station: where })
+    : t('yut.group.piece', { side: seatName(g.side), station: where });
+}
+
+/**
+ * What moves: a piece or a stack of n.
+ * @param {string} unit `hand` or `uP`
+ * @param {PieceRec[]} recs
+ * @param {string | null} side
+ */
+function unitWhat(unit, recs, side) {
+  if (unit === 'hand') return t('yut.what.piece');
+  const id = Number(unit.slice(1));
+  const station = recs.find((r) => r.side === side && r.id === id)?.station;
+  const size = recs.filter((r) => r.side === side && r.station === station).length;
+  return size > 1 ? t('yut.what.stack', { n: size }) : t('yut.what.piece');
+}
+
+/**
+ * The accessible name of a spend move.
+ * @param {Option} o
+ * @param {string} unit
+ * @param {PieceRec[]} recs
+ * @param {string | null} side
+ */
+function moveLabel(o, unit, recs, side) {
+  const r = throwName(o.throw);
+  if (unit === 'hand') return t('yut.move.enter', { throw: r, station: stationName(o.to ?? STEPS[o.throw]) });
+  const id = Number(unit.slice(1));
+  const from = recs.find((x) => x.side === side && x.id === id)?.station ?? 0;
+  const what = unitWhat(unit, recs, side);
+  if (o.to === FINISHED) return t('yut.move.finish', { what, from: stationName(from), throw: r });
+  if (o.to === undefined) return t('yut.move.some', { what, from: stationName(from), throw: r });
+  return t('yut.move.move', { what, from: stationName(from), to: stationName(o.to), throw: r });
+}
+
+/**
+ * The text of a move button outside the board (finishing, or a move with no known destination).
+ * @param {Option} o
+ * @param {string} unit
+ * @param {PieceRec[]} recs
+ * @param {string | null} side
+ */
+function optionText(o, unit, recs, side) {
+  if (o.to === FINISHED) return t('yut.finish_with', { throw: throwName(o.throw) });
+  return moveLabel(o, unit, recs, side);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The end screen and the set-up.
+
+/**
+ * The results figures of `state.result.stats` (seed 000's results screen): one row per figure,
+ * one column per side, so four sides still fit a phone.
+ * @param {any} state
+ */
+function resultDetails(state) {
+  const stats = state.result?.stats ?? {};
+  const sides = Object.keys(stats).sort();
+  if (!sides.length) return [];
+  const rows = ['finished', 'steps_left', 'captures', 'extra_throws', 'stacks'];
+  const winners = new Set([state.result?.winner, state.result?.ranking?.[0]].filter(Boolean));
+  return [
+    h(
+      'div',
+      { class: 'table-scroll' },
+      h(
+        'table',
+        { class: 'data yut-figures', id: 'yut-figures' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col', text: t('yut.fig.figure') }),
+            sides.map((side) =>
+              h(
+                'th',
+                { scope: 'col', class: ['num', winners.has(side) && 'winner'], dataset: { side } },
+                h('span', { class: ['yut-swatch', `side-${side}`], 'aria-hidden': 'true' }),
+                ' ',
+                // Four sides' full names do not fit a phone: the letter, named for screen readers.
+                sides.length > 2 ? h('abbr', { title: seatName(side), 'aria-label': seatName(side), text: side }) : seatName(side),
+              ),
+            ),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          rows.map((row) =>
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'row', text: t(`yut.fig.${row}`) }),
+              sides.map((side) => h('td', { class: 'num', dataset: { side, col: row }, text: String(stats[side][row] ?? 0) })),
+            ),
+          ),
+        ),
+      ),
+    ),
+  ];
+}
+
+/**
+ * Seat names as the server gives them: individual A, B, C, D; team games A1, B1, A2, B2, …
+ * @param {number} players
+ * @param {any} rules
+ */
+function seatNames(players, rules) {
+  const letters = ['A', 'B', 'C', 'D'];
+  if ((rules?.mode ?? 'individual') === 'individual') return letters.slice(0, Math.min(Math.max(players, 2), 4));
+  const teams = Math.min(Math.max(Math.floor(players / 2), 2), 4);
+  return [1, 2].flatMap((n) => letters.slice(0, teams).map((l) => `${l}${n}`));
+}
+
+/** @type {import('../app.js').GameModule} */
+export default {
+  id: 'yut',
+  render,
+  describe,
+  seatName,
+  resultDetails,
+  rules: yutRules,
+  setup: {
+    modes: ['computer', 'same_screen'],
+    seating: 'seats',
+    seatNames,
+    optionOrder: ['mode', 'teammate', 'pieces', 'order', 'shortcuts', 'stacking', 'exit', 'finish', 'backdo', 'nak', 'nak_rule', 'stick_flat'],
+  },
+};

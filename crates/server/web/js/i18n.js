@@ -1,0 +1,122 @@
+// Message catalogues: every text on a page comes from here, in one language at a time.
+// The catalogues are `messages/app.js` (the pages) and `messages/<game>.js` (each game's terms);
+// Korean keeps the games' Korean names (윷, 모, 뒷도 …).
+
+import app from './messages/app.js';
+import ur from './messages/ur.js';
+import yut from './messages/yut.js';
+import ludo from './messages/ludo.js';
+import dicePoker from './messages/dice-poker.js';
+
+/** @typedef {'en' | 'ko'} Lang */
+
+/** @type {Record<Lang, Record<string, string>>} */
+const catalogues = { en: {}, ko: {} };
+for (const part of [app, ur, yut, ludo, dicePoker]) {
+  Object.assign(catalogues.en, part.en);
+  Object.assign(catalogues.ko, part.ko);
+}
+
+/** The languages, each named in itself. */
+export const LANGS = /** @type {const} */ ({ ko: '한국어', en: 'English' });
+
+/** @returns {Lang} the stored choice, else Korean when the browser prefers it, else English */
+function initialLang() {
+  const stored = localStorage.getItem('madang.lang');
+  if (stored === 'en' || stored === 'ko') return stored;
+  const preferred = navigator.languages?.length ? navigator.languages : [navigator.language];
+  const first = (preferred[0] ?? 'en').toLowerCase();
+  return first.startsWith('ko') ? 'ko' : 'en';
+}
+
+/** @type {Lang} */
+let lang = initialLang();
+document.documentElement.lang = lang;
+
+/** @returns {Lang} */
+export function currentLang() {
+  return lang;
+}
+
+/**
+ * Switches the language and remembers the choice.
+ * @param {Lang} next
+ */
+export function setLang(next) {
+  lang = next;
+  localStorage.setItem('madang.lang', next);
+  document.documentElement.lang = next;
+}
+
+/**
+ * The message `key` in the current language with `{name}` placeholders filled from `params`.
+ * A missing key falls back to English, then to the key itself (and is reported on the console
+ * in development, so tests catch it).
+ * @param {string} key
+ * @param {Record<string, string | number>} [params]
+ * @returns {string}
+ */
+export function t(key, params) {
+  let text = catalogues[lang][key];
+  if (text === undefined) {
+    console.warn(`missing message ${lang}:${key}`);
+    text = catalogues.en[key] ?? key;
+  }
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/**
+ * Whether `key` exists (for optional texts such as option descriptions).
+ * @param {string} key
+ */
+export function has(key) {
+  return key in catalogues[lang];
+}
+
+/**
+ * A number formatted for the current language.
+ * @param {number} n
+ * @param {number} [digits] fraction digits
+ */
+export function num(n, digits = 0) {
+  return n.toLocaleString(lang === 'ko' ? 'ko-KR' : 'en-GB', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+}
+
+/**
+ * A duration in milliseconds as h:mm:ss or m:ss.
+ * @param {number} ms
+ */
+export function duration(ms) {
+  const s = Math.round(ms / 1000);
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return hh > 0 ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
+}
+
+/**
+ * A time (ms since the epoch) as a local date and time.
+ * @param {number} ms
+ */
+export function when(ms) {
+  return new Date(ms).toLocaleString(lang === 'ko' ? 'ko-KR' : 'en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  });
+}
+
+/**
+ * An API error for people, in the current language: the message of its `code` when the
+ * catalogue has one (`error.code.<code>`), else the server's own message.
+ * @param {any} e an ApiError or any error
+ * @returns {string}
+ */
+export function errorText(e) {
+  const code = e?.code;
+  if (code && has(`error.code.${code}`)) return t(`error.code.${code}`);
+  return e?.message ?? String(e);
+}

@@ -1,0 +1,130 @@
+// Start-up and the router: the address's hash names the page (`#/play/ID`, `#/rules/ur` …).
+
+import { GAMES, load, me, pace } from './app.js';
+import { h, replace } from './dom.js';
+import { LANGS, currentLang, setLang, t } from './i18n.js';
+import { homePage } from './pages/home.js';
+import { setupPage } from './pages/setup.js';
+import { playPage } from './pages/play.js';
+import { statsPage } from './pages/stats.js';
+import { historyPage } from './pages/history.js';
+import { replayPage } from './pages/replay.js';
+import { rulesPage } from './pages/rules.js';
+
+/**
+ * A page: draws into `view` and may return a function that cleans up when the page is left.
+ * @typedef {(view: HTMLElement, ...params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} Page
+ */
+
+/** @type {[RegExp, Page][]} */
+const ROUTES = [
+  [/^\/?$/, homePage],
+  [/^\/setup\/([\w-]+)$/, setupPage],
+  [/^\/play\/([0-9a-f]+)$/, playPage],
+  [/^\/stats$/, statsPage],
+  [/^\/history$/, historyPage],
+  [/^\/replay\/([0-9a-f]+)$/, replayPage],
+  [/^\/replay-file$/, replayPage],
+  [/^\/rules\/([\w-]+)$/, rulesPage],
+];
+
+/** @type {(() => void) | null} */
+let cleanup = null;
+
+function header() {
+  const top = /** @type {HTMLElement} */ (document.getElementById('top'));
+  const other = currentLang() === 'ko' ? 'en' : 'ko';
+  replace(
+    top,
+    h('a', { class: 'brand', href: '#/' }, h('span', { class: 'brand-ko', text: '마당' }), h('span', { class: 'brand-latin', text: ' madang' })),
+    h(
+      'nav',
+      { 'aria-label': t('nav.label') },
+      h('a', { href: '#/', text: t('nav.home') }),
+      h('a', { href: '#/stats', text: t('nav.stats') }),
+      h('a', { href: '#/history', text: t('nav.history') }),
+      h('button', {
+        class: 'lang',
+        type: 'button',
+        lang: other,
+        'aria-label': t('nav.language'),
+        text: LANGS[other],
+        on: {
+          click: () => {
+            setLang(other);
+            route();
+          },
+        },
+      }),
+    ),
+  );
+}
+
+async function route() {
+  if (cleanup) {
+    cleanup();
+    cleanup = null;
+  }
+  header();
+  document.body.classList.toggle('no-motion', pace() === 0);
+  document.title = `${t('app.title')} · madang`;
+  const view = /** @type {HTMLElement} */ (document.getElementById('view'));
+  const path = decodeURIComponent(location.hash.replace(/^#/, ''));
+  for (const [pattern, page] of ROUTES) {
+    const match = pattern.exec(path);
+    if (!match) continue;
+    if (page === setupPage || page === rulesPage) {
+      if (!(match[1] in GAMES)) break;
+    }
+    replace(view);
+    view.className = '';
+    try {
+      const done = await page(view, ...match.slice(1));
+      if (typeof done === 'function') cleanup = done;
+    } catch (e) {
+      showError(view, e);
+    }
+    return;
+  }
+  replace(view, h('section', { class: 'panel' }, h('h1', { text: t('error.no_page') }), h('p', {}, h('a', { href: '#/', text: t('nav.home') }))));
+}
+
+/**
+ * @param {HTMLElement} view
+ * @param {any} e
+ */
+export function showError(view, e) {
+  console.error(e);
+  replace(
+    view,
+    h(
+      'section',
+      { class: 'panel', role: 'alert' },
+      h('h1', { text: t('error.title') }),
+      h('p', { text: e?.message ?? String(e) }),
+      h('p', {}, h('a', { href: '#/', text: t('nav.home') })),
+    ),
+  );
+}
+
+async function start() {
+  const stored = new URLSearchParams(location.search).get('lang');
+  if (stored === 'en' || stored === 'ko') setLang(stored);
+  try {
+    await load();
+  } catch (e) {
+    header();
+    showError(/** @type {HTMLElement} */ (document.getElementById('view')), e);
+    return;
+  }
+  window.addEventListener('hashchange', route);
+  void me;
+  await route();
+}
+
+void start();
+
+/** Re-renders the current page (after a language switch or a nickname change). */
+export function refresh() {
+  void route();
+}

@@ -1,0 +1,99 @@
+// Home: the four games, the player's nickname, the animation setting, links to stats and history.
+
+import { GAME_ORDER, me } from '../app.js';
+import { api } from '../api.js';
+import { h, toast } from '../dom.js';
+import { errorText, t } from '../i18n.js';
+
+/** @param {HTMLElement} view */
+export function homePage(view) {
+  view.append(
+    h('h1', { class: 'visually-hidden', text: t('app.title') }),
+    h(
+      'ul',
+      { class: 'game-list' },
+      GAME_ORDER.map((game) =>
+        h(
+          'li',
+          { class: ['game-card', `game-${game}`] },
+          h('h2', {}, h('a', { href: `#/setup/${game}`, text: t(`game.${game}.name`) })),
+          h('p', { text: t(`game.${game}.line`) }),
+          h(
+            'div',
+            { class: 'actions' },
+            h('a', { class: 'button primary', href: `#/setup/${game}`, text: t('home.play') }),
+            h('a', { class: 'button', href: `#/rules/${game}`, text: t('home.rules') }),
+          ),
+        ),
+      ),
+    ),
+    nicknameForm(),
+    paceForm(),
+    h(
+      'p',
+      { class: 'links' },
+      h('a', { href: '#/stats', text: t('nav.stats') }),
+      ' · ',
+      h('a', { href: '#/history', text: t('nav.history') }),
+      ' · ',
+      h('a', { href: '#/replay-file', text: t('home.load_record') }),
+    ),
+  );
+}
+
+function nicknameForm() {
+  const input = h('input', {
+    id: 'nickname',
+    name: 'nickname',
+    value: me.nickname,
+    maxlength: 24,
+    autocomplete: 'nickname',
+    required: true,
+  });
+  const status = h('span', { class: 'status', 'aria-live': 'polite' });
+  return h(
+    'form',
+    {
+      class: 'panel nickname',
+      on: {
+        submit: async (/** @type {Event} */ e) => {
+          e.preventDefault();
+          try {
+            const player = await api('PUT', '/api/me', { nickname: input.value.trim() });
+            me.nickname = player.nickname;
+            input.value = player.nickname;
+            status.textContent = t('home.nickname_saved');
+          } catch (err) {
+            toast(errorText(err), 'error');
+          }
+        },
+      },
+    },
+    h('label', { for: 'nickname', text: t('home.nickname') }),
+    h('div', { class: 'row' }, input, h('button', { type: 'submit', text: t('home.save') })),
+    status,
+  );
+}
+
+function paceForm() {
+  const current = localStorage.getItem('madang.pace') ?? 'normal';
+  return h(
+    'fieldset',
+    { class: 'panel pace' },
+    h('legend', { text: t('home.pace') }),
+    ['normal', 'fast', 'off'].map((value) =>
+      h(
+        'label',
+        { class: 'choice' },
+        h('input', {
+          type: 'radio',
+          name: 'pace',
+          value,
+          checked: current === value,
+          on: { change: () => localStorage.setItem('madang.pace', value) },
+        }),
+        t(`home.pace.${value}`),
+      ),
+    ),
+  );
+}

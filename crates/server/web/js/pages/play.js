@@ -1,0 +1,331 @@
+// The board page of one game: the live WebSocket, paced animation of what the computer and the
+// dice did, the move log, whose turn it is, resign / leave / new game, and the end screen.
+
+import { GAMES, entry as catalogueEntry, pace } from '../app.js';
+import { GameSocket, api } from '../api.js';
+import { h, replace, sleep, toast } from '../dom.js';
+import { duration, errorText, t } from '../i18n.js';
+
+/** @typedef {import('../app.js').ActionEntry} ActionEntry */
+/** @typedef {import('../app.js').LogEntry} LogEntry */
+
+/**
+ * The text of a result for people.
+ * @param {import('../app.js').GameModule} module
+ * @param {any} state a state or replay view with `result` and `end`
+ */
+export function resultText(module, state) {
+  const result = state.result ?? {};
+  const end = state.end;
+  if (end?.reason === 'resign') return t('result.resigned', { seat: module.seatName(end.by) });
+  if (end?.reason === 'abandoned') return t('result.abandoned');
+  if (result.winner !== undefined) return t('result.winner', { seat: module.seatName(result.winner) });
+  if (result.ranking) return t('result.ranking', { list: result.ranking.map((/** @type {string} */ s) => module.seatName(s)).join(' › ') });
+  if (result.draw) return t('result.draw');
+  if (result.no_result !== undefined) return t('result.no_result');
+  return '';
+}
+
+/**
+ * Whether an action is a chance outcome (a roll or a throw) rather than a decision.
+ * @param {string} action
+ */
+export function isChance(action) {
+  return /^(roll|throw)\b/.test(action);
+}
+
+/**
+ * @param {HTMLElement} view
+ * @param {string} id
+ */
+export async function playPage(view, id) {
+  /** @type {any} */
+  let state = await api('GET', `/api/games/${id}`);
+  const module = GAMES[state.game];
+  const geometry = await api('GET', `/api/games/${id}/board`);
+  const speed = pace();
+  view.className = `play game-${state.game}`;
+
+  const turn = h('p', { class: 'turn', id: 'turn', 'aria-live': 'polite' });
+  const board = h('div', { class: 'board-wrap', id: 'board', role: 'group', 'aria-label': t('play.board') });
+  const seatsBox = h('ul', { class: 'seat-list', 'aria-label': t('play.players') });
+  const log = h('ol', { class: 'log', id: 'log', 'aria-label': t('play.log') });
+  const controls = h('div', { class: 'controls' });
+  const fairness = h('details', { class: 'fairness' });
+  const resultBox = h('section', { class: 'result', id: 'result', hidden: true, 'aria-live': 'polite' });
+  const connection = h('p', { class: 'connection', hidden: true, role: 'status', text: t('play.reconnecting') });
+
+  view.append(
+    h(
+      'div',
+      { class: 'play-head' },
+      h('h1', { text: t(`game.${state.game}.name`) }),
+      turn,
+      connection,
+    ),
+    resultBox,
+    h(
+      'div',
+      { class: 'play-body' },
+      board,
+      h(
+        'aside',
+        { class: 'side' },
+        seatsBox,
+        h('h2', { class: 'log-title', text: t('play.log') }),
+        log,
+        controls,
+        fairness,
+      ),
+    ),
+  );
+
+  let busy = false;
+  // The log shows entries up to this version; the first `hello` asks for the last few entries
+  // before the current state so that a resumed game shows its recent moves.
+  let logged = Math.max(0, state.version - 30);
+  let connected = false;
+  /** @type {ActionEntry | null} */
+  let lastEntry = null;
+  /** @type {Promise<void>} */
+  let queue = Promise.resolve();
+
+  /** @param {string} action */
+  function play(action) {
+    if (busy || state.status !== 'ongoing') return;
+    busy = true;
+    draw(state, []);
+    socket.send({ type: 'action', action, version: state.version });
+  }
+
+  /**
+   * @param {any} v a state or a replay step
+   * @param {import('../app.js').Move[]} moves
+   */
+  function draw(v, moves) {
+    module.render(board, {
+      view: v,
+      geometry,
+      rules: state.rules,
+      moves,
+      onMove: play,
+      seats: state.seats.map((/** @type {any} */ s) => s.name),
+      last: lastEntry,
+      pace: speed,
+    });
+  }
+
+  /** @param {string | null} seat */
+  function who(seat) {
+    if (seat === null) return t('play.chance');
+    return module.seatName(seat);
+  }
+
+  /** @param {LogEntry} e */
+  function logLine(e) {
+    const text =
+      e.type === 'end'
+        ? e.end.reason === 'resign'
+          ? t('result.resigned', { seat: who(e.end.by) })
+          : t('result.abandoned')
+        : module.describe(e);
+    const item = h('li', { class: e.type === 'action' ? e.by : 'end', value: e.version, text });
+    log.append(item);
+    while (log.children.length > 400) log.firstElementChild?.remove();
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function drawTurn() {
+    const mine = new Set(state.my_seats);
+    if (state.status === 'finished') {
+      turn.textContent = t('play.over');
+    } else if (state.to_move && mine.has(state.to_move)) {
+      turn.textContent =
+        state.mode === 'same_screen' ? t('play.turn_of', { seat: who(state.to_move) }) : t('play.your_turn');
+    } else if (state.to_move) {
+      turn.textContent = t('play.thinking', { seat: who(state.to_move) });
+    }
+    replace(
+      seatsBox,
+      state.seats.map((/** @type {any} */ s) =>
+        h(
+          'li',
+          { class: ['seat', `seat-${s.name}`, s.name === state.to_move && state.status === 'ongoing' && 'to-move'] },
+          h('span', { class: 'seat-swatch', 'aria-hidden': 'true' }),
+          h('span', { class: 'seat-name', text: module.seatName(s.name) }),
+          h('span', {
+            class: 'seat-who',
+            text:
+              s.kind === 'cpu'
+                ? t('play.cpu', { level: t(`level.${s.level}`) })
+                : mine.has(s.name) && state.mode !== 'same_screen'
+                  ? t('play.you')
+                  : s.nickname ?? '',
+          }),
+        ),
+      ),
+    );
+  }
+
+  function drawControls() {
+    const info = catalogueEntry(state.game);
+    const ongoing = state.status === 'ongoing' && state.my_seats.length > 0;
+    replace(
+      controls,
+      ongoing && info.endings.includes('resign') ? confirmButton('resign', t('play.resign'), t('play.resign_confirm'), () => end('resign')) : null,
+      ongoing && info.endings.includes('leave') ? confirmButton('leave', t('play.leave'), t('play.leave_confirm'), () => end('leave')) : null,
+      h('a', { class: 'button', id: 'new-game', href: `#/setup/${state.game}`, text: t('play.new_game') }),
+    );
+    replace(
+      fairness,
+      h('summary', { text: t('play.fairness') }),
+      h('p', { text: t('play.commitment_hint') }),
+      h('p', {}, h('span', { text: `${t('play.commitment')}: ` }), h('code', { class: 'hash', id: 'commitment', text: state.commitment })),
+      state.seed
+        ? h('p', {}, h('span', { text: `${t('play.seed')}: ` }), h('code', { class: 'hash', id: 'seed', text: state.seed }))
+        : h('p', { class: 'hint', text: t('play.seed_later') }),
+    );
+  }
+
+  /** @param {'resign' | 'leave'} kind */
+  async function end(kind) {
+    socket.send({ type: kind });
+  }
+
+  async function drawResult() {
+    if (state.status !== 'finished') {
+      resultBox.hidden = true;
+      return;
+    }
+    const mine = new Set(state.my_seats);
+    const result = state.result ?? {};
+    let headline = resultText(module, state);
+    if (state.mode !== 'same_screen' && mine.size > 0 && !state.end) {
+      if (result.winner !== undefined) headline = mine.has(result.winner) ? t('result.you_won') : t('result.you_lost');
+      else if (result.ranking) headline = mine.has(result.ranking[0]) ? t('result.you_won') : t('result.you_lost');
+    }
+    const record = await api('GET', `/api/games/${id}/record`);
+    const moves = record.actions.filter((/** @type {string} */ a) => !isChance(a)).length;
+    replace(
+      resultBox,
+      h('h2', { text: headline }),
+      h('p', { class: 'result-line', text: resultText(module, state) }),
+      module.resultDetails(state),
+      h(
+        'p',
+        { class: 'figures' },
+        t('result.length', { moves, actions: record.actions.length }),
+        ' · ',
+        t('result.time', { time: duration((state.finished ?? state.updated) - state.created) }),
+      ),
+      h(
+        'div',
+        { class: 'actions' },
+        h('a', { class: 'button primary', id: 'play-again', href: `#/setup/${state.game}`, text: t('result.play_again') }),
+        h('a', { class: 'button', href: `#/replay/${id}`, text: t('result.replay') }),
+        h('a', { class: 'button', href: `/api/games/${id}/record`, download: `madang-${state.game}-${id}.json`, text: t('result.download') }),
+        h('a', { class: 'button', id: 'home', href: '#/', text: t('nav.home') }),
+      ),
+    );
+    resultBox.hidden = false;
+  }
+
+  /** @param {any} next */
+  async function settle(next) {
+    state = next;
+    busy = false;
+    view.dataset.version = String(state.version);
+    draw(state, state.moves);
+    drawTurn();
+    drawControls();
+    await drawResult();
+  }
+
+  /** @param {any} message */
+  async function handle(message) {
+    if (message.type === 'state') {
+      logged = Math.max(logged, message.state.version);
+      await settle(message.state);
+    } else if (message.type === 'events') {
+      if (message.to <= logged) return;
+      if (message.from > state.version) {
+        socket.send({ type: 'hello', version: state.version });
+        return;
+      }
+      for (const e of /** @type {LogEntry[]} */ (message.events)) {
+        if (e.version > logged) {
+          logLine(e);
+          logged = e.version;
+        }
+        if (e.version <= state.version) continue;
+        if (e.type !== 'action') continue;
+        lastEntry = e;
+        if (speed > 0) {
+          const step = await api('GET', `/api/games/${id}/steps/${e.index + 1}`);
+          draw(step, []);
+          // Whose turn the step shows: the seat that acted, or after a roll the seat to decide.
+          const seat = e.seat ?? (step.to_move && step.to_move !== 'chance' ? step.to_move : null);
+          if (seat) turn.textContent = t('play.thinking', { seat: who(seat) });
+          await sleep(e.by === 'chance' ? speed : e.by === 'cpu' ? speed * 1.5 : speed / 2);
+        }
+      }
+      await settle(message.state);
+    } else if (message.type === 'error') {
+      busy = false;
+      toast(errorText(message), 'error');
+      if (message.code === 'stale_version') socket.send({ type: 'hello', version: state.version });
+      else draw(state, state.moves);
+    }
+  }
+
+  const socket = new GameSocket(
+    id,
+    (message) => {
+      queue = queue.then(() => handle(message)).catch((e) => toast(String(e?.message ?? e), 'error'));
+    },
+    () => (connected ? state.version : logged),
+    (up) => {
+      connection.hidden = up;
+      if (up) connected = true;
+    },
+  );
+
+  await settle(state);
+  return () => socket.close();
+}
+
+/**
+ * A button that asks once more before acting (no browser dialogs: they block tests and phones).
+ * @param {string} id
+ * @param {string} label
+ * @param {string} confirmLabel
+ * @param {() => void} action
+ */
+function confirmButton(id, label, confirmLabel, action) {
+  let armed = false;
+  /** @type {number | undefined} */
+  let timer;
+  const button = h('button', {
+    type: 'button',
+    id,
+    text: label,
+    on: {
+      click: () => {
+        if (armed) {
+          clearTimeout(timer);
+          action();
+          return;
+        }
+        armed = true;
+        button.textContent = confirmLabel;
+        button.classList.add('armed');
+        timer = window.setTimeout(() => {
+          armed = false;
+          button.textContent = label;
+          button.classList.remove('armed');
+        }, 4000);
+      },
+    },
+  });
+  return button;
+}

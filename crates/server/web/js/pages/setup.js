@@ -1,0 +1,333 @@
+// Set-up of a new game: mode, CPU level, seats and rule options (from the catalogue), then
+// `POST /api/games` and on to the board.
+
+import { GAMES, entry } from '../app.js';
+import { api } from '../api.js';
+import { h, replace, toast } from '../dom.js';
+import { errorText, has, t } from '../i18n.js';
+
+/**
+ * The label of a rule option or of one of its values, from the game's messages.
+ * @param {string} game
+ * @param {string} key
+ * @param {string} [value]
+ */
+export function optionLabel(game, key, value) {
+  const id = value === undefined ? `opt.${game}.${key}` : `opt.${game}.${key}.${value}`;
+  return has(id) ? t(id) : value ?? key;
+}
+
+/**
+ * @param {HTMLElement} view
+ * @param {string} game
+ */
+export function setupPage(view, game) {
+  const module = GAMES[game];
+  const info = entry(game);
+  const spec = module.setup;
+  /** @type {'computer' | 'same_screen'} */
+  let mode = spec.modes[0];
+  let players = info.players.default ?? info.players.allowed[0];
+  let level = info.levels.includes('normal') ? 'normal' : info.levels[0];
+  let side = 0;
+  /** @type {Record<string, any>} */
+  const rules = {};
+  /** @type {string[]} */
+  let seatKinds = [];
+
+  const seatsBox = h('div', { class: 'seats' });
+  const levelBox = h('div', { class: 'field' });
+  const error = h('p', { class: 'error', role: 'alert' });
+
+  function seatNames() {
+    return spec.seatNames(players, rules);
+  }
+
+  function drawSeats() {
+    const names = seatNames();
+    if (seatKinds.length !== names.length) {
+      seatKinds = names.map((_, i) => (i === 0 || mode === 'same_screen' ? 'human' : 'cpu'));
+    }
+    replace(seatsBox);
+    if (spec.seating === 'side' && mode === 'computer') {
+      seatsBox.append(
+        h(
+          'fieldset',
+          { class: 'field' },
+          h('legend', { text: t('setup.your_side') }),
+          names.map((name, i) =>
+            h(
+              'label',
+              { class: 'choice' },
+              h('input', {
+                type: 'radio',
+                name: 'side',
+                value: name,
+                checked: i === side,
+                on: { change: () => (side = i) },
+              }),
+              module.seatName(name),
+            ),
+          ),
+          h('p', { class: 'hint', text: t(`setup.${game}.side_hint`) }),
+        ),
+      );
+    } else if (spec.seating === 'seats' && mode === 'computer') {
+      seatsBox.append(
+        h(
+          'fieldset',
+          { class: 'field' },
+          h('legend', { text: t('setup.seats') }),
+          names.map((name, i) =>
+            h(
+              'label',
+              { class: 'seat-row' },
+              h('span', { text: module.seatName(name) }),
+              h(
+                'select',
+                {
+                  name: `seat-${name}`,
+                  on: {
+                    change: (/** @type {Event} */ e) => {
+                      seatKinds[i] = /** @type {HTMLSelectElement} */ (e.target).value;
+                    },
+                  },
+                },
+                ['human', 'cpu'].map((kind) =>
+                  h('option', { value: kind, selected: seatKinds[i] === kind, text: t(`setup.kind.${kind}`) }),
+                ),
+              ),
+            ),
+          ),
+        ),
+      );
+    } else if (spec.seating === 'fixed') {
+      seatsBox.append(h('p', { class: 'hint', text: t(`setup.${game}.seats_hint`) }));
+    }
+    replace(
+      levelBox,
+      mode === 'computer'
+        ? [
+            h('label', { for: 'level', text: t('setup.level') }),
+            h(
+              'select',
+              {
+                id: 'level',
+                name: 'level',
+                on: { change: (/** @type {Event} */ e) => (level = /** @type {HTMLSelectElement} */ (e.target).value) },
+              },
+              info.levels.map((/** @type {string} */ l) => h('option', { value: l, selected: l === level, text: t(`level.${l}`) })),
+            ),
+          ]
+        : [],
+    );
+  }
+
+  const modeBox =
+    spec.modes.length > 1
+      ? h(
+          'fieldset',
+          { class: 'field' },
+          h('legend', { text: t('setup.mode') }),
+          spec.modes.map((m) =>
+            h(
+              'label',
+              { class: 'choice' },
+              h('input', {
+                type: 'radio',
+                name: 'mode',
+                value: m,
+                checked: m === mode,
+                on: {
+                  change: () => {
+                    mode = m;
+                    seatKinds = [];
+                    drawSeats();
+                  },
+                },
+              }),
+              t(`setup.mode.${m}`),
+            ),
+          ),
+        )
+      : null;
+
+  const playersBox =
+    info.players.allowed.length > 1
+      ? h(
+          'div',
+          { class: 'field' },
+          h('label', { for: 'players', text: t('setup.players') }),
+          h(
+            'select',
+            {
+              id: 'players',
+              name: 'players',
+              on: {
+                change: (/** @type {Event} */ e) => {
+                  players = Number(/** @type {HTMLSelectElement} */ (e.target).value);
+                  seatKinds = [];
+                  drawSeats();
+                },
+              },
+            },
+            info.players.allowed.map((/** @type {number} */ n) =>
+              h('option', { value: n, selected: n === players, text: t('setup.players_n', { n }) }),
+            ),
+          ),
+          info.players.note ? h('p', { class: 'hint', text: t(`setup.${game}.players_hint`) }) : null,
+        )
+      : null;
+
+  const options = (spec.optionOrder ?? info.options.map((/** @type {any} */ o) => o.key))
+    .map((key) => info.options.find((/** @type {any} */ o) => o.key === key))
+    .filter(Boolean);
+  const optionsBox = options.length === 0 ? null : h(
+    'details',
+    { class: 'options' },
+    h('summary', { text: t('setup.options') }),
+    options.map((/** @type {any} */ o) =>
+      optionField(game, o, (value) => {
+        if (value === undefined) delete rules[o.key];
+        else rules[o.key] = value;
+        if (spec.seating === 'seats' || o.key === 'mode') {
+          seatKinds = [];
+          drawSeats();
+        }
+      }),
+    ),
+  );
+
+  async function start(/** @type {Event} */ e) {
+    e.preventDefault();
+    error.textContent = '';
+    const names = seatNames();
+    const seats = names.map((_, i) => {
+      if (mode === 'same_screen') return { kind: 'human' };
+      const human = spec.seating === 'side' ? i === side : spec.seating === 'fixed' ? i === 0 : seatKinds[i] === 'human';
+      return human ? { kind: 'human' } : { kind: 'cpu', level };
+    });
+    /** @type {any} */
+    const body = { game, rules, seats };
+    if (info.players.allowed.length > 1) body.players = players;
+    const seed = new URLSearchParams(location.search).get('seed');
+    if (seed) body.seed = seed;
+    try {
+      const state = await api('POST', '/api/games', body);
+      location.hash = `#/play/${state.id}`;
+    } catch (err) {
+      error.textContent = errorText(err);
+      toast(errorText(err), 'error');
+    }
+  }
+
+  drawSeats();
+  view.append(
+    h(
+      'form',
+      { class: 'panel setup', on: { submit: start } },
+      h('h1', { text: t(`game.${game}.name`) }),
+      h('p', {}, t(`game.${game}.line`), ' ', h('a', { href: `#/rules/${game}`, text: t('home.rules') })),
+      modeBox,
+      playersBox,
+      seatsBox,
+      levelBox,
+      optionsBox,
+      error,
+      h('button', { type: 'submit', class: 'primary big', id: 'start', text: t('setup.start') }),
+    ),
+  );
+}
+
+/**
+ * One rule option's control. Options whose default depends on the preset start at "preset
+ * default" and are sent only when set; others are sent only when they differ from the default.
+ * @param {string} game
+ * @param {any} o the catalogue option
+ * @param {(value: any) => void} set called with the value to send, or `undefined` for the default
+ */
+function optionField(game, o, set) {
+  const id = `opt-${o.key}`;
+  const dependent = Boolean(o.depends_on);
+  const label = h('label', { for: id, text: optionLabel(game, o.key) });
+  const note = has(`opt.${game}.${o.key}.note`) ? h('p', { class: 'hint', text: t(`opt.${game}.${o.key}.note`) }) : null;
+  /** @type {HTMLElement} */
+  let control;
+  if (o.type === 'enum' || o.type === 'boolean') {
+    /** @type {any[]} */
+    const values = o.type === 'enum' ? o.values : [true, false];
+    const text = (/** @type {any} */ v) =>
+      o.type === 'boolean' ? t(v ? 'setup.on' : 'setup.off') : optionLabel(game, o.key, String(v));
+    control = h(
+      'select',
+      {
+        id,
+        name: o.key,
+        on: {
+          change: (/** @type {Event} */ e) => {
+            const raw = /** @type {HTMLSelectElement} */ (e.target).value;
+            if (raw === '') return set(undefined);
+            const value = values.find((v) => String(v) === raw);
+            set(!dependent && value === o.default ? undefined : value);
+          },
+        },
+      },
+      dependent ? h('option', { value: '', selected: true, text: t('setup.preset_default') }) : null,
+      values.map((v) =>
+        h('option', {
+          value: String(v),
+          selected: !dependent && v === o.default,
+          text: v === o.default && !dependent ? `${text(v)} ${t('setup.default_mark')}` : text(v),
+        }),
+      ),
+    );
+  } else if (o.type === 'integer') {
+    control = h('input', {
+      id,
+      name: o.key,
+      type: 'number',
+      inputmode: 'numeric',
+      min: o.min,
+      max: o.max,
+      value: dependent ? '' : o.default,
+      placeholder: dependent ? t('setup.preset_default') : String(o.default),
+      on: {
+        input: (/** @type {Event} */ e) => {
+          const raw = /** @type {HTMLInputElement} */ (e.target).value.trim();
+          const n = Number(raw);
+          set(raw === '' || (!dependent && n === o.default) ? undefined : Number.isInteger(n) ? n : raw);
+        },
+      },
+    });
+  } else if (o.type === 'layout') {
+    control = h('textarea', {
+      id,
+      name: o.key,
+      rows: 5,
+      spellcheck: 'false',
+      text: o.default.join('\n'),
+      on: {
+        input: (/** @type {Event} */ e) => {
+          const lines = /** @type {HTMLTextAreaElement} */ (e.target).value
+            .split('\n')
+            .map((l) => l.trim())
+            .filter(Boolean);
+          set(lines.join('\n') === o.default.join('\n') ? undefined : lines);
+        },
+      },
+    });
+  } else {
+    control = h('input', {
+      id,
+      name: o.key,
+      value: o.default,
+      on: {
+        input: (/** @type {Event} */ e) => {
+          const raw = /** @type {HTMLInputElement} */ (e.target).value.trim();
+          set(raw === '' || raw === o.default ? undefined : raw);
+        },
+      },
+    });
+  }
+  return h('div', { class: 'field' }, label, control, note);
+}

@@ -1,0 +1,72 @@
+// Stats: per game, mode and CPU level — played, won, lost, drawn, no result, time played.
+
+import { api } from '../api.js';
+import { h } from '../dom.js';
+import { duration, num, t } from '../i18n.js';
+
+/** @param {HTMLElement} view */
+export async function statsPage(view) {
+  const { stats } = await api('GET', '/api/stats');
+  const cols = ['played', 'won', 'lost', 'drawn', 'no_result', 'ongoing'];
+  view.append(
+    h(
+      'section',
+      { class: 'panel' },
+      h('h1', { text: t('stats.title') }),
+      stats.length === 0
+        ? h('p', { id: 'stats-empty', text: t('stats.empty') })
+        : h(
+            'div',
+            { class: 'table-scroll' },
+            h(
+              'table',
+              { id: 'stats', class: 'data' },
+              h(
+                'thead',
+                {},
+                h(
+                  'tr',
+                  {},
+                  h('th', { scope: 'col', text: t('stats.game') }),
+                  h('th', { scope: 'col', text: t('stats.mode') }),
+                  cols.map((c) => h('th', { scope: 'col', class: 'num', text: t(`stats.${c}`) })),
+                  h('th', { scope: 'col', class: 'num', text: t('stats.win_rate') }),
+                  h('th', { scope: 'col', class: 'num', text: t('stats.time') }),
+                ),
+              ),
+              h(
+                'tbody',
+                {},
+                stats.map((/** @type {any} */ row) => {
+                  const decided = row.won + row.lost;
+                  return h(
+                    'tr',
+                    { dataset: { game: row.game, mode: row.mode } },
+                    h('th', { scope: 'row', dataset: { col: 'game' }, text: t(`game.${row.game}.name`) }),
+                    h('td', {
+                      dataset: { col: 'mode' },
+                      text: row.cpu ? `${t(`setup.mode.${row.mode}`)} · ${levels(row.cpu)}` : t(`setup.mode.${row.mode}`),
+                    }),
+                    cols.map((c) => h('td', { class: 'num', dataset: { col: c }, text: num(row[c]) })),
+                    h('td', { class: 'num', dataset: { col: 'win_rate' }, text: decided ? `${num((100 * row.won) / decided, 0)} %` : '–' }),
+                    h('td', { class: 'num', dataset: { col: 'time' }, text: duration(row.time_played_ms) }),
+                  );
+                }),
+              ),
+            ),
+          ),
+      h('p', { class: 'hint', text: t('stats.note') }),
+    ),
+  );
+}
+
+/**
+ * CPU levels joined by `+` in the stats rows, in words.
+ * @param {string} cpu
+ */
+export function levels(cpu) {
+  return cpu
+    .split('+')
+    .map((l) => t(`level.${l.replace(/:.*/, '')}`))
+    .join(' + ');
+}

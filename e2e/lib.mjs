@@ -1,0 +1,180 @@
+// Shared pieces of the browser end-to-end tests: the real `madang serve` binary on loopback with
+// a fresh data directory, headless Chromium through playwright-core, console-error capture,
+// screenshots under e2e/artifacts/, and playing a game by clicking highlighted moves.
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const ROOT = path.resolve(here, '..');
+export const ARTIFACTS = path.join(here, 'artifacts');
+
+/** A fixed seed (64 hex digits) for reproducible games: `seed(1)`. */
+export function seed(n) {
+  return n.toString(16).padStart(64, '0');
+}
+
+/**
+ * Starts `madang serve --allow-fixed-seed` on a free loopback port with a new data directory.
+ * The binary is `MADANG_BIN`, else target/debug/madang (scripts/test builds it first).
+ * @returns {Promise<{url: string, stop: () => Promise<void>}>}
+ */
+export async function startServer() {
+  const bin = process.env.MADANG_BIN ?? path.join(ROOT, 'target', 'debug', 'madang');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'madang-e2e-'));
+  const child = spawn(bin, ['serve', '--bind', '127.0.0.1:0', '--data-dir', dataDir, '--allow-fixed-seed'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, RUST_LOG: 'warn' },
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`madang serve did not start: ${stderr}`)), 30000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /http:\/\/[\d.]+:\d+\//.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[0]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`madang serve exited with ${code}: ${stderr}`)));
+  });
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches Debian's Chromium headless (never a downloaded browser). */
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export const PHONE = { width: 360, height: 740 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+/**
+ * A new page in its own context (its own cookie, so its own player), failing the test on any
+ * console error or uncaught exception: `errors` collects them and `check()` throws.
+ * @param {import('playwright-core').Browser} browser
+ * @param {{viewport?: {width: number, height: number}, locale?: string}} [options]
+ */
+export async function newPage(browser, options = {}) {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? DESKTOP,
+    locale: options.locale ?? 'en-GB',
+    hasTouch: (options.viewport ?? DESKTOP).width < 500,
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') errors.push(`console ${msg.type()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) errors.push(`HTTP ${r.status()} for ${r.request().method()} ${r.url()}`);
+  });
+  /** @type {RegExp[]} */
+  const allowed = [];
+  return {
+    page,
+    context,
+    errors,
+    /** Expects errors matching `re` from now on (a test of a refused request). */
+    allow(re) {
+      allowed.push(re);
+    },
+    check() {
+      const unexpected = errors.filter((e) => !allowed.some((re) => re.test(e)));
+      if (unexpected.length) throw new Error(`browser reported:\n${unexpected.join('\n')}`);
+    },
+  };
+}
+
+/**
+ * Saves a full-page screenshot as e2e/artifacts/NAME.png.
+ * @param {import('playwright-core').Page} page
+ * @param {string} name
+ */
+export async function screenshot(page, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * Opens the set-up page of `game` with a fixed seed and animations off (`?pace=0`).
+ * @param {import('playwright-core').Page} page
+ * @param {string} url
+ * @param {string} game
+ * @param {number} n the seed number
+ */
+export async function openSetup(page, url, game, n) {
+  await page.goto(`${url}?pace=0&seed=${seed(n)}#/setup/${game}`);
+  await page.locator('#start').waitFor();
+}
+
+/**
+ * Plays until the result screen shows, only by clicking highlighted moves (`.legal`) as a
+ * person would: the first one, or the one `choose` picks from the list of their actions.
+ * @param {import('playwright-core').Page} page
+ * @param {{maxClicks?: number, choose?: (actions: string[]) => number}} [options]
+ * @returns {Promise<number>} the number of clicks
+ */
+export async function playToEnd(page, options = {}) {
+  const max = options.maxClicks ?? 2000;
+  for (let clicks = 0; clicks < max; clicks++) {
+    const legal = page.locator('#board .legal');
+    await page.waitForFunction(
+      () => !document.getElementById('result')?.hidden || document.querySelector('#board .legal') !== null,
+      null,
+      { timeout: 30000 },
+    );
+    if (await page.locator('#result').isVisible()) return clicks;
+    const actions = await legal.evaluateAll((els) => els.map((el) => el.getAttribute('data-action') ?? ''));
+    const index = options.choose ? options.choose(actions) : 0;
+    const before = await page.evaluate(() => Number(document.getElementById('view')?.dataset.version ?? -1));
+    await legal.nth(index).click();
+    // Wait for the answer: the page settles on a newer version of the game (every action adds
+    // one), or the game ends.
+    await page.waitForFunction(
+      (v) => Number(document.getElementById('view')?.dataset.version ?? -1) > v || !document.getElementById('result')?.hidden,
+      before,
+      { timeout: 30000 },
+    );
+  }
+  throw new Error(`no result after ${max} clicks`);
+}
+
+/**
+ * The signed-in player's stats rows, read from the stats page's table.
+ * @param {import('playwright-core').Page} page
+ * @param {string} url
+ */
+export async function statsRows(page, url) {
+  await page.goto(`${url}?pace=0#/stats`);
+  await page.locator('#stats').waitFor();
+  return page.locator('#stats tbody tr').evaluateAll((rows) =>
+    rows.map((r) => Object.fromEntries([...r.querySelectorAll('[data-col]')].map((c) => [c.getAttribute('data-col'), c.textContent?.trim()]))),
+  );
+}

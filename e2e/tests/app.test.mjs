@@ -1,0 +1,94 @@
+// The pages around the games: home, language switch, nickname, record files, bad input.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { DESKTOP, PHONE, launch, newPage, screenshot, startServer } from '../lib.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('Korean by default for a Korean browser, English one click away, and the choice is kept', async () => {
+  const { page, check, context } = await newPage(browser, { viewport: PHONE, locale: 'ko-KR' });
+  await page.goto(`${server.url}#/`);
+  await page.locator('.game-list').waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'ko');
+  const names = await page.locator('.game-card h2').allTextContents();
+  assert.deepEqual(names, ['윷놀이', '우르 왕실 놀이', '루도', '일곱 주사위 포커']);
+  await screenshot(page, 'home-phone-ko');
+  await page.getByRole('button', { name: '언어: 영어로 바꾸기' }).click();
+  assert.deepEqual(await page.locator('.game-card h2').allTextContents(), ['Yut Nori', 'Royal Game of Ur', 'Ludo', 'Seven Dice Poker']);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+  await page.reload();
+  await page.locator('.game-list').waitFor();
+  assert.equal(await page.locator('.game-card h2').first().textContent(), 'Yut Nori');
+  check();
+  await context.close();
+});
+
+test('an English browser gets English; the nickname can be changed', async () => {
+  const { page, check, context } = await newPage(browser, { viewport: DESKTOP, locale: 'en-US' });
+  await page.goto(`${server.url}#/`);
+  await page.locator('#nickname').waitFor();
+  assert.match(await page.locator('#nickname').inputValue(), /^Guest /);
+  await page.locator('#nickname').fill('Mina');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Saved.').waitFor();
+  const me = await page.evaluate(async () => (await fetch('/api/me')).json());
+  assert.equal(me.nickname, 'Mina');
+  await screenshot(page, 'home-desktop');
+  check();
+  await context.close();
+});
+
+test('every rules page in both languages; Ur has the 1-4-6-4-1 table', async () => {
+  const { page, check, context } = await newPage(browser, { viewport: DESKTOP });
+  for (const lang of ['en', 'ko']) {
+    for (const game of ['yut', 'ur', 'ludo', 'dice-poker']) {
+      await page.goto(`${server.url}?lang=${lang}#/rules/${game}`);
+      await page.locator('article.rules h2').first().waitFor();
+      const text = await page.locator('article.rules').textContent();
+      assert.ok(text.length > 600, `${lang} rules of ${game} are ${text.length} characters`);
+    }
+  }
+  await page.goto(`${server.url}?lang=en#/rules/ur`);
+  const ways = await page.locator('#ur-dice-table tbody tr td:nth-child(2)').allTextContents();
+  assert.deepEqual(ways, ['1', '4', '6', '4', '1']);
+  const combos = await page.locator('#ur-dice-table .combo').count();
+  assert.equal(combos, 16);
+  check();
+  await context.close();
+});
+
+test('a record file replays in the browser; a bad one gets a clear error', async () => {
+  const { page, check, context, allow } = await newPage(browser, { viewport: DESKTOP });
+  await page.goto(`${server.url}?pace=0#/replay-file`);
+  // The worked example of the spec (README.md, "Game records").
+  const record = { game: 'ur', rules: { preset: 'finkel' }, players: 2, actions: ['roll 2', 'move 0', 'roll 3', 'move 0', 'roll 0', 'roll 4'] };
+  await page.locator('#record-file').setInputFiles({ name: 'game.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(record)) });
+  await page.locator('#step-caption').waitFor();
+  await page.waitForFunction(() => document.getElementById('step-caption')?.textContent?.startsWith('Step 6 of 6'));
+  // Light entered on square 2 (A3), dark on square 3 (C2).
+  assert.equal(await page.locator('[data-cell="A3"] .piece-light').count(), 1);
+  assert.equal(await page.locator('[data-cell="C2"] .piece-dark').count(), 1);
+  await page.locator('#prev').click();
+  await page.waitForFunction(() => document.getElementById('step-caption')?.textContent?.startsWith('Step 5 of 6'));
+
+  await page.goto(`${server.url}?pace=0#/replay-file`);
+  allow(/422/);
+  const bad = { ...record, actions: ['roll 2', 'move 5'] };
+  await page.locator('#record-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+  await page.locator('.error', { hasText: 'cannot be replayed' }).waitFor();
+  assert.match(await page.locator('.error').textContent(), /action 1 "move 5"/);
+  await page.locator('#record-file').setInputFiles({ name: 'x.json', mimeType: 'application/json', buffer: Buffer.from('{not json') });
+  await page.locator('.error', { hasText: 'not JSON' }).waitFor();
+  check();
+  await context.close();
+});

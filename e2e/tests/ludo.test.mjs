@@ -1,0 +1,218 @@
+// Ludo in the browser: a whole game against three computers played only by clicking highlighted
+// pieces, the result screen and stats; the phone layout (tap areas, keyboard); leaving (played,
+// neither won nor lost); Korean; animated play.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { DESKTOP, PHONE, launch, newPage, openSetup, screenshot, seed, startServer, statsRows } from '../lib.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The game's state as the page's own player sees it. */
+async function gameState(page) {
+  const id = /#\/play\/([0-9a-f]+)/.exec(page.url())[1];
+  return page.evaluate(async (gameId) => (await fetch(`/api/games/${gameId}`)).json(), id);
+}
+
+/** The lowest action among the highlighted ones (a piece and its landing square share one). */
+const lowest = (actions) => actions.indexOf([...actions].sort()[0]);
+
+/**
+ * Plays to the result screen by clicking highlighted moves, like lib.mjs's `playToEnd`, but
+ * waits for a new last line of the log rather than more lines: a game of Ludo has more than the
+ * 300 lines the log keeps.
+ * @param {import('playwright-core').Page} page
+ * @param {(actions: string[]) => number} choose
+ */
+async function playLudo(page, choose, max = 400) {
+  for (let clicks = 0; clicks < max; clicks++) {
+    await page.waitForFunction(() => !document.getElementById('result')?.hidden || document.querySelector('#board .legal') !== null, null, {
+      timeout: 30000,
+    });
+    if (await page.locator('#result').isVisible()) return clicks;
+    const legal = page.locator('#board .legal');
+    const actions = await legal.evaluateAll((els) => els.map((el) => el.getAttribute('data-action') ?? ''));
+    await page.evaluate(() => {
+      window.__lastLine = document.querySelector('#log')?.lastElementChild ?? null;
+    });
+    await legal.nth(choose(actions)).click();
+    await page.waitForFunction(
+      () => document.querySelector('#log')?.lastElementChild !== window.__lastLine || !document.getElementById('result')?.hidden,
+      null,
+      { timeout: 30000 },
+    );
+  }
+  throw new Error(`no result after ${max} clicks`);
+}
+
+test('a whole game against three hard computers, won by clicking highlighted pieces; result and stats', async () => {
+  const { page, check, context } = await newPage(browser, { viewport: DESKTOP });
+  await openSetup(page, server.url, 'ludo', 3);
+  // Fixed seating, one mode: no seat or mode choice, only the level.
+  assert.equal(await page.locator('input[name="mode"]').count(), 0);
+  assert.equal(await page.locator('select[name^="seat-"]').count(), 0);
+  assert.match(await page.locator('.setup').textContent(), /You play Red at the bottom/);
+  await page.locator('#level').selectOption('hard');
+  await page.locator('#start').click();
+  await page.locator('#board .ludo-board').waitFor();
+  const start = await gameState(page);
+  assert.equal(start.game, 'ludo');
+  assert.deepEqual(start.my_seats, ['0']);
+  assert.deepEqual(
+    start.seats.map((s) => [s.kind, s.level]),
+    [['human', null], ['cpu', 'hard'], ['cpu', 'hard'], ['cpu', 'hard']],
+  );
+  // The board: 52 track squares (8 safe: 4 starts, 4 stars), 4 home columns of 5, 16 pieces.
+  assert.equal(await page.locator('.ludo-sq[data-track]').count(), 52);
+  assert.equal(await page.locator('.ludo-sq.safe').count(), 8);
+  assert.equal(await page.locator('.ludo-sq.star').count(), 4);
+  assert.equal(await page.locator('.ludo-sq.home').count(), 20);
+  assert.equal(await page.locator('.ludo-piece').count(), 16);
+  // Only the moves of the state are clickable: every button on the board is a legal move.
+  const legalActions = await page.locator('#board .legal').evaluateAll((els) => els.map((e) => e.getAttribute('data-action')));
+  assert.deepEqual([...new Set(legalActions)].sort(), start.moves.map((m) => m.action).sort());
+  assert.equal(await page.locator('#board button').count(), legalActions.length);
+  // The die shows the roll the person is to move.
+  const roll = Number(/^roll (\d)$/.exec(start.last_chance)[1]);
+  assert.equal(await page.locator('.ludo-die .die').getAttribute('aria-label'), `die showing ${roll}`);
+  await screenshot(page, 'ludo-desktop');
+
+  const clicks = await playLudo(page, lowest);
+  assert.ok(clicks > 20, `a game of Ludo takes more than 20 moves, took ${clicks}`);
+  const end = await gameState(page);
+  assert.equal(end.status, 'finished');
+  const winner = end.result.winner;
+  assert.deepEqual(end.pieces[winner], [56, 56, 56, 56], 'the winner has all four pieces in the goal');
+  // This seed and these choices win for the person (seat 0, Red).
+  assert.equal(winner, '0');
+  assert.equal(await page.locator('#result h2').textContent(), 'You won!');
+  assert.equal(await page.locator('#result .result-line').textContent(), 'Red wins');
+  // The figures: the winner's row first with 4/4 home, and the game's length.
+  assert.match(await page.locator('.ludo-result tbody tr').first().textContent(), /^Red \(winner\)4\/4/);
+  assert.equal(
+    await page.locator('.ludo-length').textContent(),
+    `${end.result.stats.rolls.toLocaleString('en-GB')} rolls in ${end.result.stats.turns.toLocaleString('en-GB')} turns`,
+  );
+  assert.equal(await page.locator('#seed').textContent(), end.seed);
+  // No resignation in Ludo, and nothing left to click on the board.
+  assert.equal(await page.locator('#resign').count(), 0);
+  assert.equal(await page.locator('#board .legal').count(), 0);
+  await screenshot(page, 'ludo-desktop-result');
+
+  const rows = await statsRows(page, server.url);
+  const row = rows.find((r) => r.game === 'Ludo');
+  assert.ok(row, `a stats row for Ludo: ${JSON.stringify(rows)}`);
+  assert.equal(row.mode, 'Against the computer · Hard');
+  assert.deepEqual([row.played, row.won, row.lost, row.no_result], ['1', '1', '0', '0']);
+  check();
+  await context.close();
+});
+
+test('the phone layout: the board fits, tap areas of 44 px, keyboard play; leaving counts as played only', async () => {
+  const { page, check, context } = await newPage(browser, { viewport: PHONE });
+  await openSetup(page, server.url, 'ludo', 12);
+  await screenshot(page, 'ludo-setup-phone');
+  await page.locator('#start').click();
+  await page.locator('#board .legal').first().waitFor();
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= PHONE.width, `page is ${width}px wide at ${PHONE.width}px`);
+  const board = await page.locator('.ludo-board').boundingBox();
+  assert.ok(board.width >= 320 && Math.abs(board.width - board.height) < 1, `board ${board.width}×${board.height}`);
+  await screenshot(page, 'ludo-phone');
+
+  // Play a few moves, then check the tap areas: every highlighted piece's area is at least
+  // 44 px square, and larger than a square of the board.
+  for (let i = 0; i < 6; i++) {
+    await page.evaluate(() => {
+      window.__lastLine = document.querySelector('#log')?.lastElementChild ?? null;
+    });
+    await page.locator('#board .legal').first().click();
+    await page.waitForFunction(() => document.querySelector('#log')?.lastElementChild !== window.__lastLine);
+    await page.locator('#board .legal').first().waitFor();
+  }
+  const cell = board.width / 15;
+  for (const box of await page.locator('#board .legal.hit-piece').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()))) {
+    assert.ok(box.width >= 44 && box.height >= 44 && box.width > cell, `tap area ${box.width}×${box.height}, square ${cell}`);
+  }
+  await screenshot(page, 'ludo-phone-later');
+
+  // Keyboard: Tab reaches a highlighted piece and Enter plays it.
+  await page.evaluate(() => {
+    window.__lastLine = document.querySelector('#log')?.lastElementChild ?? null;
+  });
+  await page.locator('#board .legal.hit-piece').first().focus();
+  assert.equal(await page.locator('.ludo-piece.hot').count() + (await page.locator('.ludo-dest.hot').count()) >= 1, true);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#log')?.lastElementChild !== window.__lastLine);
+
+  // Leaving ends the game unfinished: played, neither won nor lost.
+  await page.locator('#board .legal').first().waitFor();
+  await page.locator('#leave').click();
+  await page.locator('#leave').click();
+  await page.locator('#result').waitFor();
+  assert.equal(await page.locator('#result h2').textContent(), 'The game was left unfinished');
+  const end = await gameState(page);
+  assert.deepEqual(end.end, { reason: 'abandoned', by: '0' });
+  const rows = await statsRows(page, server.url);
+  const row = rows.find((r) => r.game === 'Ludo');
+  assert.deepEqual([row.played, row.won, row.lost, row.no_result], ['1', '0', '0', '1']);
+  check();
+  await context.close();
+});
+
+test('in Korean: the board, the move log and the rules', async () => {
+  const { page, check, context } = await newPage(browser, { viewport: PHONE, locale: 'ko-KR' });
+  await page.goto(`${server.url}?pace=0&seed=${seed(7)}#/setup/ludo`);
+  await page.locator('#start').click();
+  await page.locator('#board .legal').first().waitFor();
+  for (let i = 0; i < 4; i++) {
+    await page.evaluate(() => {
+      window.__lastLine = document.querySelector('#log')?.lastElementChild ?? null;
+    });
+    await page.locator('#board .legal').first().click();
+    await page.waitForFunction(() => document.querySelector('#log')?.lastElementChild !== window.__lastLine);
+    await page.locator('#board .legal').first().waitFor();
+  }
+  const log = await page.locator('#log').textContent();
+  assert.match(log, /빨강: 주사위 \d/);
+  assert.doesNotMatch(log, /seat \d|rolls|moves/, 'every engine event is translated');
+  assert.match(await page.locator('.ludo-roll-text').textContent(), /^빨강: 주사위 \d$/);
+  await screenshot(page, 'ludo-phone-ko');
+  await page.goto(`${server.url}#/rules/ludo`);
+  await page.locator('article.rules h2').first().waitFor();
+  assert.match(await page.locator('article.rules').textContent(), /별 칸/);
+  await screenshot(page, 'ludo-rules-phone-ko');
+  check();
+  await context.close();
+});
+
+test('with animations on, rolls and moves are drawn step by step without errors', async () => {
+  const { page, check, context } = await newPage(browser, { viewport: PHONE });
+  const steps = [];
+  page.on('request', (r) => {
+    if (/\/steps\/\d+$/.test(r.url())) steps.push(r.url());
+  });
+  await page.goto(`${server.url}?pace=30&seed=${seed(3)}#/setup/ludo`);
+  await page.locator('#start').click();
+  await page.locator('#board .legal').first().waitFor();
+  for (let i = 0; i < 3; i++) {
+    await page.evaluate(() => {
+      window.__lastLine = document.querySelector('#log')?.lastElementChild ?? null;
+    });
+    await page.locator('#board .legal').first().click();
+    await page.waitForFunction(() => document.querySelector('#log')?.lastElementChild !== window.__lastLine);
+    await page.waitForFunction(() => document.querySelector('#board .legal') || !document.getElementById('result')?.hidden);
+  }
+  assert.ok(steps.length >= 6, `${steps.length} steps drawn`);
+  check();
+  await context.close();
+});
