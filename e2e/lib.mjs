@@ -146,11 +146,14 @@ export async function playToEnd(page, options = {}) {
   for (let clicks = 0; clicks < max; clicks++) {
     const legal = page.locator('#board .legal');
     await page.waitForFunction(
-      () => !document.getElementById('result')?.hidden || document.querySelector('#board .legal') !== null,
+      () =>
+        !document.getElementById('result')?.hidden ||
+        document.querySelector('#board .legal, #board .roll-button') !== null,
       null,
       { timeout: 30000 },
     );
     if (await page.locator('#result').isVisible()) return clicks;
+    if (await revealRoll(page)) continue;
     const actions = await legal.evaluateAll((els) => els.map((el) => el.getAttribute('data-action') ?? ''));
     const index = options.choose ? options.choose(actions) : 0;
     const before = await page.evaluate(() => Number(document.getElementById('view')?.dataset.version ?? -1));
@@ -164,6 +167,32 @@ export async function playToEnd(page, options = {}) {
     );
   }
   throw new Error(`no result after ${max} clicks`);
+}
+
+/**
+ * Taps the die when the board asks the person to roll (Ludo); returns whether it did.
+ * @param {import('playwright-core').Page} page
+ */
+export async function revealRoll(page) {
+  const button = page.locator('#board .roll-button');
+  if ((await button.count()) === 0) return false;
+  await button.click();
+  await page.locator('#board .legal').first().waitFor();
+  return true;
+}
+
+/**
+ * Waits until the person can act (a highlighted move, after tapping the die if the board asks
+ * for it) or the game is over.
+ * @param {import('playwright-core').Page} page
+ */
+export async function ready(page) {
+  await page.waitForFunction(
+    () => !document.getElementById('result')?.hidden || document.querySelector('#board .legal, #board .roll-button') !== null,
+    null,
+    { timeout: 30000 },
+  );
+  await revealRoll(page);
 }
 
 /**

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { DESKTOP, PHONE, launch, newPage, openSetup, screenshot, seed, startServer, statsRows } from '../lib.mjs';
+import { DESKTOP, PHONE, launch, newPage, openSetup, playToEnd, ready, screenshot, seed, startServer, statsRows } from '../lib.mjs';
 
 let server;
 let browser;
@@ -25,34 +25,6 @@ async function gameState(page) {
 
 /** The lowest action among the highlighted ones (a piece and its landing square share one). */
 const lowest = (actions) => actions.indexOf([...actions].sort()[0]);
-
-/**
- * Plays to the result screen by clicking highlighted moves, like lib.mjs's `playToEnd`, but
- * waits for a new last line of the log rather than more lines: a game of Ludo has more than the
- * 300 lines the log keeps.
- * @param {import('playwright-core').Page} page
- * @param {(actions: string[]) => number} choose
- */
-async function playLudo(page, choose, max = 400) {
-  for (let clicks = 0; clicks < max; clicks++) {
-    await page.waitForFunction(() => !document.getElementById('result')?.hidden || document.querySelector('#board .legal') !== null, null, {
-      timeout: 30000,
-    });
-    if (await page.locator('#result').isVisible()) return clicks;
-    const legal = page.locator('#board .legal');
-    const actions = await legal.evaluateAll((els) => els.map((el) => el.getAttribute('data-action') ?? ''));
-    await page.evaluate(() => {
-      window.__lastLine = document.querySelector('#log')?.lastElementChild ?? null;
-    });
-    await legal.nth(choose(actions)).click();
-    await page.waitForFunction(
-      () => document.querySelector('#log')?.lastElementChild !== window.__lastLine || !document.getElementById('result')?.hidden,
-      null,
-      { timeout: 30000 },
-    );
-  }
-  throw new Error(`no result after ${max} clicks`);
-}
 
 test('a whole game against three hard computers, won by clicking highlighted pieces; result and stats', async () => {
   const { page, check, context } = await newPage(browser, { viewport: DESKTOP });
@@ -77,7 +49,10 @@ test('a whole game against three hard computers, won by clicking highlighted pie
   assert.equal(await page.locator('.ludo-sq.star').count(), 4);
   assert.equal(await page.locator('.ludo-sq.home').count(), 20);
   assert.equal(await page.locator('.ludo-piece').count(), 16);
-  // Only the moves of the state are clickable: every button on the board is a legal move.
+  // The person rolls by tapping the die; then only the moves of the state are clickable: every
+  // button on the board is a legal move.
+  assert.equal(await page.locator('#board .legal').count(), 0);
+  await ready(page);
   const legalActions = await page.locator('#board .legal').evaluateAll((els) => els.map((e) => e.getAttribute('data-action')));
   assert.deepEqual([...new Set(legalActions)].sort(), start.moves.map((m) => m.action).sort());
   assert.equal(await page.locator('#board button').count(), legalActions.length);
@@ -86,7 +61,7 @@ test('a whole game against three hard computers, won by clicking highlighted pie
   assert.equal(await page.locator('.ludo-die .die').getAttribute('aria-label'), `die showing ${roll}`);
   await screenshot(page, 'ludo-desktop');
 
-  const clicks = await playLudo(page, lowest);
+  const clicks = await playToEnd(page, { choose: lowest });
   assert.ok(clicks > 20, `a game of Ludo takes more than 20 moves, took ${clicks}`);
   const end = await gameState(page);
   assert.equal(end.status, 'finished');
@@ -122,7 +97,7 @@ test('the phone layout: the board fits, tap areas of 44 px, keyboard play; leavi
   await openSetup(page, server.url, 'ludo', 12);
   await screenshot(page, 'ludo-setup-phone');
   await page.locator('#start').click();
-  await page.locator('#board .legal').first().waitFor();
+  await ready(page);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= PHONE.width, `page is ${width}px wide at ${PHONE.width}px`);
   const board = await page.locator('.ludo-board').boundingBox();
@@ -137,7 +112,7 @@ test('the phone layout: the board fits, tap areas of 44 px, keyboard play; leavi
     });
     await page.locator('#board .legal').first().click();
     await page.waitForFunction(() => document.querySelector('#log')?.lastElementChild !== window.__lastLine);
-    await page.locator('#board .legal').first().waitFor();
+    await ready(page);
   }
   const cell = board.width / 15;
   for (const box of await page.locator('#board .legal.hit-piece').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()))) {
@@ -155,7 +130,7 @@ test('the phone layout: the board fits, tap areas of 44 px, keyboard play; leavi
   await page.waitForFunction(() => document.querySelector('#log')?.lastElementChild !== window.__lastLine);
 
   // Leaving ends the game unfinished: played, neither won nor lost.
-  await page.locator('#board .legal').first().waitFor();
+  await ready(page);
   await page.locator('#leave').click();
   await page.locator('#leave').click();
   await page.locator('#result').waitFor();
@@ -173,14 +148,14 @@ test('in Korean: the board, the move log and the rules', async () => {
   const { page, check, context } = await newPage(browser, { viewport: PHONE, locale: 'ko-KR' });
   await page.goto(`${server.url}?pace=0&seed=${seed(7)}#/setup/ludo`);
   await page.locator('#start').click();
-  await page.locator('#board .legal').first().waitFor();
+  await ready(page);
   for (let i = 0; i < 4; i++) {
     await page.evaluate(() => {
       window.__lastLine = document.querySelector('#log')?.lastElementChild ?? null;
     });
     await page.locator('#board .legal').first().click();
     await page.waitForFunction(() => document.querySelector('#log')?.lastElementChild !== window.__lastLine);
-    await page.locator('#board .legal').first().waitFor();
+    await ready(page);
   }
   const log = await page.locator('#log').textContent();
   assert.match(log, /빨강: 주사위 \d/);
@@ -203,14 +178,14 @@ test('with animations on, rolls and moves are drawn step by step without errors'
   });
   await page.goto(`${server.url}?pace=30&seed=${seed(3)}#/setup/ludo`);
   await page.locator('#start').click();
-  await page.locator('#board .legal').first().waitFor();
+  await ready(page);
   for (let i = 0; i < 3; i++) {
     await page.evaluate(() => {
       window.__lastLine = document.querySelector('#log')?.lastElementChild ?? null;
     });
     await page.locator('#board .legal').first().click();
     await page.waitForFunction(() => document.querySelector('#log')?.lastElementChild !== window.__lastLine);
-    await page.waitForFunction(() => document.querySelector('#board .legal') || !document.getElementById('result')?.hidden);
+    await ready(page);
   }
   assert.ok(steps.length >= 6, `${steps.length} steps drawn`);
   check();

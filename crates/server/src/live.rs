@@ -75,7 +75,20 @@ impl<G: Roster> LiveMatch for GameMatch<G> {
 fn diff_pieces(before: &Value, after: &Value, seat: &str, side: &str, by_id: bool, out: &mut Map<String, Value>) {
     match (before, after) {
         (Value::Object(b), Value::Object(a)) => {
-            let key = if b.contains_key(seat) { seat } else { side };
+            let own = if b.contains_key(seat) { seat } else { side };
+            // The mover's own pieces; when they did not move, a teammate's (Yut's team-separate
+            // mode, where a player may move the partner's pieces), named in `owner`.
+            let key = if b.get(own) != a.get(own) {
+                own
+            } else {
+                match b.keys().find(|k| k.as_str() != own && k.starts_with(side) && b.get(*k) != a.get(*k)) {
+                    Some(k) => {
+                        out.insert("owner".into(), json!(k));
+                        k.as_str()
+                    }
+                    None => own,
+                }
+            };
             let (Some(Value::Array(b)), Some(Value::Array(a))) = (b.get(key), a.get(key)) else { return };
             let mut removed: Vec<&Value> = b.iter().collect();
             let mut added = Vec::new();
@@ -143,6 +156,25 @@ mod tests {
         game.apply("roll 6").expect("roll");
         let note = game.annotate("move 2", true);
         assert_eq!(note, json!({"action": "move 2", "kind": "move", "from": -1, "to": 0, "pieces": [2]}));
+    }
+
+    #[test]
+    fn a_teammates_pieces_are_annotated_with_their_owner() {
+        // Yut team-separate: A1 brings home the partner's last piece (A2's piece 3, on the
+        // starting corner) while B2's piece stays where it is.
+        let before =
+            json!({"A1": [99, 99, 99, 99], "A2": [99, 99, 99, 0], "B1": [99, 99, 99, 99], "B2": [99, 99, 5, -1]});
+        let after =
+            json!({"A1": [99, 99, 99, 99], "A2": [99, 99, 99, 99], "B1": [99, 99, 99, 99], "B2": [99, 99, 5, -1]});
+        let mut out = Map::new();
+        diff_pieces(&before, &after, "A1", "A", true, &mut out);
+        assert_eq!(Value::Object(out), json!({"owner": "A2", "from": 0, "to": 99, "pieces": [3]}));
+        // The mover's own move names no owner, even when it captures (the other side changes).
+        let after =
+            json!({"A1": [99, 99, 99, 99], "A2": [99, 99, 99, 5], "B1": [99, 99, 99, 99], "B2": [99, 99, -1, -1]});
+        let mut out = Map::new();
+        diff_pieces(&before, &after, "A2", "A", true, &mut out);
+        assert_eq!(Value::Object(out), json!({"from": 0, "to": 5, "pieces": [3]}));
     }
 
     #[test]

@@ -32,6 +32,8 @@ import dicePoker from './games/dice-poker.js';
  *   CPUs; `seats`: every seat human or CPU; `fixed`: the person has seat 0, the others are CPUs
  * @property {(players: number, rules: any) => string[]} seatNames seat names in seat order
  * @property {string[]} [optionOrder] the rule options to offer, in order (default: all)
+ * @property {(rules: any, players: number) => number} [adjustPlayers] the player count to switch
+ *   to when a rule option changes (Yut's team modes need 4, 6 or 8)
  *
  * @typedef {object} GameModule
  * @property {string} id the catalogue's `game`

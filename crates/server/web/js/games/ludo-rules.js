@@ -27,7 +27,7 @@ const TEXT = {
     ],
     turn: 'A turn',
     turnText: [
-      'The die is rolled for the player whose turn it is. Red always rolls first, then Green, Yellow and Blue.',
+      'On your turn, tap the die to roll it; the computers roll their own. Red always rolls first, then Green, Yellow and Blue.',
       'A 6 lets a piece leave its base onto its start square. Any roll moves a piece that is already out that many steps forward.',
       'After moving with a 6 you roll again. A 6 that no piece can use still gives the extra roll: the 6 earns the roll, not the move.',
       'Three 6s in a row: the third 6 is void — nothing moves and the turn passes. Moves made with the first two 6s stand, captures included.',
@@ -97,7 +97,7 @@ const TEXT = {
     ],
     turn: '한 차례',
     turnText: [
-      '차례인 사람의 주사위는 자동으로 굴려집니다. 언제나 빨강이 먼저 굴리고, 이어서 초록, 노랑, 파랑 순서입니다.',
+      '내 차례에는 주사위를 눌러 굴리고, 컴퓨터는 스스로 굴립니다. 언제나 빨강이 먼저 굴리고, 이어서 초록, 노랑, 파랑 순서입니다.',
       '6이 나오면 말 하나가 출발지를 벗어나 시작 칸으로 나갈 수 있습니다. 어떤 눈이든 이미 나와 있는 말을 그 수만큼 앞으로 옮깁니다.',
       '6으로 말을 옮긴 뒤에는 한 번 더 굴립니다. 아무 말도 쓰지 못한 6도 한 번 더 굴리게 해 줍니다 — 6이 주는 것은 이동이 아니라 굴리는 기회입니다.',
       '6이 세 번 연속으로 나오면 세 번째 6은 무효입니다 — 아무것도 움직이지 않고 차례가 넘어갑니다. 처음 두 번의 6으로 한 이동은 잡기까지 포함해 그대로 남습니다.',

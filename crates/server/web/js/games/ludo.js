@@ -240,12 +240,20 @@ function arrowAngle(geometry, index) {
 /** @type {import('../app.js').ActionEntry | null} */
 let animated = null;
 
+/** The state version whose roll the person has revealed by tapping the die, and the one just revealed. */
+let revealed = -1;
+let justRevealed = -1;
+
 /**
  * @param {HTMLElement} root
  * @param {BoardProps} props
  */
 function render(root, props) {
-  const { view, geometry, moves } = props;
+  const { view, geometry } = props;
+  // The person taps the die to roll (spec ludo.md, "Interaction"). The server has already drawn
+  // the roll from the game's committed seed, so tapping reveals it; until then no piece is lit.
+  const toRoll = props.moves.length > 0 && view.version !== undefined && revealed !== view.version;
+  const moves = toRoll ? [] : props.moves;
   const grid = geometry.grid ?? 15;
   const pieces = view.pieces ?? {};
   const seats = props.seats?.length ? props.seats : Object.keys(pieces);
@@ -461,12 +469,30 @@ function render(root, props) {
   board.append(layer, hits);
 
   // The die of the latest roll, its roller's colour, and what it did.
-  const rolling = last !== null && last.by === 'chance';
+  const rolling = (last !== null && last.by === 'chance') || (props.pace > 0 && justRevealed === view.version);
   const note = rollNote(last);
   const status = h(
     'div',
     { class: 'ludo-status' },
-    roll !== null
+    toRoll
+      ? h(
+          'button',
+          {
+            type: 'button',
+            class: 'ludo-roll roll-button',
+            'aria-label': t('ludo.tap_to_roll'),
+            on: {
+              click: () => {
+                revealed = view.version;
+                justRevealed = view.version;
+                render(root, { ...props, last: null });
+              },
+            },
+          },
+          h('span', { class: ['die', `die-ludo-${roller}`, 'die-blank'], 'aria-hidden': 'true' }, h('span', { class: 'die-q', text: '?' })),
+          h('span', { class: 'ludo-roll-text', text: t('ludo.tap_to_roll') }),
+        )
+      : roll !== null
       ? h(
           'span',
           { class: 'ludo-die', style: { '--roll-ms': `${Math.round(Math.min(props.pace * 0.8, 500))}ms` } },

@@ -739,6 +739,12 @@ export default {
     modes: ['computer', 'same_screen'],
     seating: 'seats',
     seatNames,
+    // Team modes need 4, 6 or 8 players; the individual mode 2-4.
+    adjustPlayers: (rules, players) => {
+      const teams = rules.mode === 'team-shared' || rules.mode === 'team-separate';
+      if (teams) return [4, 6, 8].includes(players) ? players : 4;
+      return players <= 4 ? players : 2;
+    },
     optionOrder: ['mode', 'teammate', 'pieces', 'order', 'shortcuts', 'stacking', 'exit', 'finish', 'backdo', 'nak', 'nak_rule', 'stick_flat'],
   },
 };

@@ -190,6 +190,14 @@ export function setupPage(view, game) {
       optionField(game, o, (value) => {
         if (value === undefined) delete rules[o.key];
         else rules[o.key] = value;
+        const adjusted = spec.adjustPlayers ? spec.adjustPlayers(rules, players) : players;
+        if (adjusted !== players) {
+          players = adjusted;
+          const select = /** @type {HTMLSelectElement | null} */ (view.querySelector('#players'));
+          if (select) select.value = String(players);
+          seatKinds = [];
+          drawSeats();
+        }
         if (spec.seating === 'seats' || o.key === 'mode') {
           seatKinds = [];
           drawSeats();
