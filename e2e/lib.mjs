@@ -18,14 +18,33 @@ export function seed(n) {
   return n.toString(16).padStart(64, '0');
 }
 
+/** The `madang` binary: `MADANG_BIN`, else target/debug/madang (scripts/test builds it first). */
+export const BIN = process.env.MADANG_BIN ?? path.join(ROOT, 'target', 'debug', 'madang');
+
 /**
- * Starts `madang serve --allow-fixed-seed` on a free loopback port with a new data directory.
- * The binary is `MADANG_BIN`, else target/debug/madang (scripts/test builds it first).
- * @returns {Promise<{url: string, stop: () => Promise<void>}>}
+ * Runs the `madang` binary to completion (for set-up steps such as `madang ur solve`).
+ * @param {string[]} args
  */
-export async function startServer() {
-  const bin = process.env.MADANG_BIN ?? path.join(ROOT, 'target', 'debug', 'madang');
+export async function madang(args) {
+  const child = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`madang ${args.join(' ')} exited with ${code}: ${out}`);
+  return out;
+}
+
+/**
+ * Starts `madang serve --allow-fixed-seed` on a free loopback port with a new data directory;
+ * `options.prepare(dataDir)` runs first (to put a solved table there, say).
+ * @param {{prepare?: (dataDir: string) => Promise<void>}} [options]
+ * @returns {Promise<{url: string, dataDir: string, stop: () => Promise<void>}>}
+ */
+export async function startServer(options = {}) {
+  const bin = BIN;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'madang-e2e-'));
+  if (options.prepare) await options.prepare(dataDir);
   const child = spawn(bin, ['serve', '--bind', '127.0.0.1:0', '--data-dir', dataDir, '--allow-fixed-seed'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, RUST_LOG: 'warn' },
@@ -47,6 +66,7 @@ export async function startServer() {
   });
   return {
     url,
+    dataDir,
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
@@ -147,7 +167,7 @@ export async function playToEnd(page, options = {}) {
     const legal = page.locator('#board .legal');
     await page.waitForFunction(
       () =>
-        !document.getElementById('result')?.hidden ||
+        document.getElementById('result')?.hidden === false ||
         document.querySelector('#board .legal, #board .roll-button') !== null,
       null,
       { timeout: 30000 },
@@ -161,7 +181,7 @@ export async function playToEnd(page, options = {}) {
     // Wait for the answer: the page settles on a newer version of the game (every action adds
     // one), or the game ends.
     await page.waitForFunction(
-      (v) => Number(document.getElementById('view')?.dataset.version ?? -1) > v || !document.getElementById('result')?.hidden,
+      (v) => Number(document.getElementById('view')?.dataset.version ?? -1) > v || document.getElementById('result')?.hidden === false,
       before,
       { timeout: 30000 },
     );
@@ -188,7 +208,7 @@ export async function revealRoll(page) {
  */
 export async function ready(page) {
   await page.waitForFunction(
-    () => !document.getElementById('result')?.hidden || document.querySelector('#board .legal, #board .roll-button') !== null,
+    () => document.getElementById('result')?.hidden === false || document.querySelector('#board .legal, #board .roll-button') !== null,
     null,
     { timeout: 30000 },
   );

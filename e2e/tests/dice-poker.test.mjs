@@ -56,7 +56,7 @@ async function playNoting(page) {
   const seen = { tokenOnly: 0, toggle: 0, clicks: 0 };
   for (; seen.clicks < 200; seen.clicks++) {
     await page.waitForFunction(
-      () => !document.getElementById('result')?.hidden || document.querySelector('#board .legal') !== null,
+      () => document.getElementById('result')?.hidden === false || document.querySelector('#board .legal') !== null,
       null,
       { timeout: 30000 },
     );
@@ -71,7 +71,7 @@ async function playNoting(page) {
     const before = await page.evaluate(() => document.querySelectorAll('#log li').length);
     await page.locator('#board .legal').first().click();
     await page.waitForFunction(
-      (n) => document.querySelectorAll('#log li').length > n || !document.getElementById('result')?.hidden,
+      (n) => document.querySelectorAll('#log li').length > n || document.getElementById('result')?.hidden === false,
       before,
       { timeout: 30000 },
     );

@@ -174,7 +174,7 @@ test('with animations on, the computer’s rolls and moves are shown one by one'
     const before = await page.evaluate(() => document.querySelectorAll('#log li').length);
     await page.locator('#board .legal').first().click();
     await page.waitForFunction((n) => document.querySelectorAll('#log li').length > n, before);
-    await page.waitForFunction(() => document.querySelector('#board .legal') || !document.getElementById('result')?.hidden);
+    await page.waitForFunction(() => document.querySelector('#board .legal') || document.getElementById('result')?.hidden === false);
   }
   // Each entry after a move (the move, the dice, the computer) was drawn from its replay step.
   assert.ok(steps.length >= 6, `${steps.length} steps drawn`);
