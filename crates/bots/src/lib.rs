@@ -53,6 +53,14 @@ pub enum BotError {
         /// The names the game knows.
         known: String,
     },
+    /// The bot needs something that is not there (the perfect player's solved table).
+    #[error("bot {name:?} is not available: {reason}")]
+    Unavailable {
+        /// The name given.
+        name: String,
+        /// What is missing and how to get it.
+        reason: String,
+    },
     /// A bot parameter is out of range.
     #[error("bot {name:?}: {reason}")]
     BadParameter {
@@ -74,6 +82,19 @@ pub trait Roster: Game {
     /// # Errors
     /// [`BotError`] for an unknown name or a bad parameter.
     fn bot(&self, name: &str) -> Result<Box<dyn Bot<Self>>, BotError>;
+
+    /// The first seat's winning chance at `state` under perfect play from here on, where the
+    /// game has a solved table for these rules loaded (Ur: [`ur::install_table`]); `None`
+    /// otherwise.
+    fn win_chance(&self, _state: &Self::State) -> Option<f64> {
+        None
+    }
+
+    /// At a decision node, the first seat's winning chance after each of `legal` (in that
+    /// order), with perfect play afterwards, where a solved table is loaded; `None` otherwise.
+    fn win_chances_after(&self, _state: &Self::State, _legal: &[Self::Action]) -> Option<Vec<f64>> {
+        None
+    }
 }
 
 /// Parses the depth of `expectimax:D` (1 ≤ D ≤ `max`).

@@ -6,10 +6,18 @@
 //! | `greedy` | capture, else land on a rosette, else move the most advanced piece |
 //! | `expectimax:D` | expectimax to depth D with [`UrEvaluator`] |
 //! | `easy` / `normal` / `hard` | expectimax depth 1 / 2 / 5, the levels of the original royalur.net site |
+//! | `perfect` | the move with the highest winning chance in the solved table (`madang ur solve`) |
+//!
+//! The perfect player reads a [`Table`] installed for the game's rules with [`install_table`]
+//! (the server and `madang sim` load it from `<data-dir>/ur/<rules>.table`). Tables are kept per
+//! process: a table is the same for everyone who plays those rules.
+
+use std::sync::{Arc, PoisonError, RwLock};
 
 use madang_core::{Game, Outcome};
 use madang_seed::Stream;
-use madang_ur::{Phase, Ur, UrAction, UrState};
+use madang_ur::{Phase, Ur, UrAction, UrSettings, UrState};
+use madang_ur_solver::Table;
 
 use crate::{Bot, BotError, Evaluator, Expectimax, RandomBot, Roster, parse_depth};
 
@@ -64,15 +72,96 @@ impl Evaluator<Ur> for UrEvaluator {
     }
 }
 
+/// The solved tables of this process, one per rule set.
+static TABLES: RwLock<Vec<Arc<Table>>> = RwLock::new(Vec::new());
+
+/// Makes `table` the solved table for its rules in this process (replacing one for the same
+/// rules), for the `perfect` bot and winning chances.
+pub fn install_table(table: Arc<Table>) {
+    let mut tables = TABLES.write().unwrap_or_else(PoisonError::into_inner);
+    tables.retain(|t| t.settings() != table.settings());
+    tables.push(table);
+}
+
+/// The installed table for `settings`, if any.
+pub fn table_for(settings: &UrSettings) -> Option<Arc<Table>> {
+    TABLES.read().unwrap_or_else(PoisonError::into_inner).iter().find(|t| t.settings() == settings).cloned()
+}
+
+/// The rules that have a table installed.
+pub fn installed_tables() -> Vec<UrSettings> {
+    TABLES.read().unwrap_or_else(PoisonError::into_inner).iter().map(|t| *t.settings()).collect()
+}
+
+/// Plays the move with the highest winning chance in the solved table (ties: the lowest path
+/// square). Deterministic: it never draws from its stream.
+#[derive(Clone, Debug)]
+pub struct Perfect {
+    table: Arc<Table>,
+}
+
+impl Perfect {
+    /// The perfect player for the rules `table` solves.
+    pub fn new(table: Arc<Table>) -> Perfect {
+        Perfect { table }
+    }
+}
+
+impl Bot<Ur> for Perfect {
+    fn choose(&mut self, _game: &Ur, state: &UrState, legal: &[UrAction], _stream: &mut Stream) -> UrAction {
+        let Phase::Move { roll } = state.phase else { return legal[0] };
+        match self.table.rules().position(state) {
+            Ok(Some(pos)) => self.table.best_move(&pos, roll).map_or(legal[0], |(from, _)| UrAction::Move(from)),
+            _ => legal[0],
+        }
+    }
+}
+
 impl Roster for Ur {
     fn bot_names() -> &'static [&'static str] {
-        &["random", "greedy", "expectimax:D", "easy", "normal", "hard"]
+        &["random", "greedy", "expectimax:D", "easy", "normal", "hard", "perfect"]
+    }
+
+    fn win_chance(&self, state: &UrState) -> Option<f64> {
+        table_for(self.settings())?.win_chance(self, state, 0).ok()
+    }
+
+    fn win_chances_after(&self, state: &UrState, legal: &[UrAction]) -> Option<Vec<f64>> {
+        let table = table_for(self.settings())?;
+        let Phase::Move { roll } = state.phase else { return None };
+        let pos = table.rules().position(state).ok()??;
+        let light = |mover: f64| if state.to_move == 0 { mover } else { 1.0 - mover };
+        legal
+            .iter()
+            .map(|action| match action {
+                UrAction::Move(from) if table.rules().movable(&pos, roll) & (1 << from) != 0 => {
+                    Some(light(table.after_move(&pos, *from, roll)))
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     fn bot(&self, name: &str) -> Result<Box<dyn Bot<Ur>>, BotError> {
         let depth = match name {
             "random" => return Ok(Box::new(RandomBot)),
             "greedy" => return Ok(Box::new(Greedy)),
+            "perfect" => {
+                return match table_for(self.settings()) {
+                    Some(table) => Ok(Box::new(Perfect::new(table))),
+                    None => {
+                        let rules = madang_ur_solver::rules_json(self.settings());
+                        Err(BotError::Unavailable {
+                            name: name.to_owned(),
+                            reason: format!(
+                                "no solved table for {} is loaded: solve it with `madang ur solve --rules '{rules}'`, which writes <data-dir>/ur/{}.table",
+                                madang_ur_solver::describe(self.settings()),
+                                madang_ur_solver::table_name(self.settings()),
+                            ),
+                        })
+                    }
+                };
+            }
             "easy" => 1,
             "normal" => 2,
             "hard" => 5,

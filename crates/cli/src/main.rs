@@ -8,6 +8,7 @@
 
 mod serve;
 mod sim;
+mod solve;
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -44,6 +45,11 @@ enum Command {
     Sim(sim::SimArgs),
     /// Run the game server: the HTTP and WebSocket API for games against the computer and on one screen.
     Serve(serve::ServeArgs),
+    /// The Royal Game of Ur's own tools: `madang ur solve`.
+    Ur {
+        #[command(subcommand)]
+        command: solve::UrCommand,
+    },
 }
 
 /// A failure with the exit status it maps to.
@@ -79,6 +85,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Sim(args) => sim::run(args),
         Command::Serve(args) => serve::run(args).map_err(Failure::from),
+        Command::Ur { command } => solve::run(command),
         Command::Verify { file } => {
             let record = read_record(&file)?;
             match madang_games::verify(&record) {
@@ -90,6 +97,15 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 Err(e) => Err(e.into()),
             }
         }
+    }
+}
+
+/// `--data-dir`, or the user's data directory (`~/.local/share/madang` on Linux), where
+/// `madang serve` keeps its database and `madang ur solve` its tables.
+pub(crate) fn data_dir(given: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    match given {
+        Some(dir) => Ok(dir),
+        None => Ok(dirs::data_dir().context("no user data directory is known here: pass --data-dir")?.join("madang")),
     }
 }
 

@@ -28,10 +28,22 @@ pub struct ServeArgs {
     /// loss (an fsync per command).
     #[arg(long, default_value = "normal", value_parser = parse_synchronous)]
     synchronous: Synchronous,
+    /// The address people reach this server at (e.g. https://madang.example.org), for room
+    /// invite links and the origins allowed to open WebSockets [default: the request's host].
+    #[arg(long, value_parser = parse_public_url)]
+    public_url: Option<String>,
 }
 
 fn parse_synchronous(text: &str) -> Result<Synchronous, String> {
     text.parse()
+}
+
+fn parse_public_url(text: &str) -> Result<String, String> {
+    let rest = text.strip_prefix("https://").or_else(|| text.strip_prefix("http://"));
+    match rest {
+        Some(host) if !host.is_empty() && !host.starts_with('/') => Ok(text.trim_end_matches('/').to_owned()),
+        _ => Err(format!("expected http://HOST[:PORT] or https://HOST[:PORT], got {text:?}")),
+    }
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
@@ -53,6 +65,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         database: args.database,
         allow_fixed_seed: args.allow_fixed_seed,
         synchronous: args.synchronous,
+        public_url: args.public_url,
+        rooms: madang_server::rooms::RoomConfig::default(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     runtime.block_on(async {

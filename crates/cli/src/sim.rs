@@ -43,6 +43,44 @@ pub struct SimArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Ur: the solved table for the `perfect` bot and --review [default:
+    /// <data-dir>/ur/<rules>.table, written by `madang ur solve`].
+    #[arg(long)]
+    table: Option<std::path::PathBuf>,
+    /// The data directory for the default --table [default: the user's data directory].
+    #[arg(long)]
+    data_dir: Option<std::path::PathBuf>,
+    /// Ur: value every decision with the solved table and report each bot's mean loss per move
+    /// (percentage points of winning chance).
+    #[arg(long)]
+    review: bool,
+}
+
+/// Loads the solved Ur table `madang sim` needs: with --table, --review or a `perfect` bot.
+fn load_table(args: &SimArgs, bots: &[String]) -> anyhow::Result<()> {
+    let wanted = args.table.is_some() || args.review || bots.iter().any(|b| b == "perfect");
+    if !wanted {
+        return Ok(());
+    }
+    if args.game != "ur" {
+        anyhow::bail!("--table, --review and the perfect bot are for ur only (solved tables exist for ur)");
+    }
+    let settings = crate::solve::settings_of(&args.rules, "--rules")?;
+    let path = match &args.table {
+        Some(path) => path.clone(),
+        None => crate::solve::table_path(&crate::data_dir(args.data_dir.clone())?, &settings),
+    };
+    if !path.exists() {
+        anyhow::bail!(
+            "no solved table at {}: write it with `madang ur solve --rules '{}' --out {}` (or pass --table FILE)",
+            path.display(),
+            madang_ur_solver::rules_json(&settings),
+            path.display()
+        );
+    }
+    let table = madang_ur_solver::read_table_for(&path, &settings)?;
+    madang_bots::ur::install_table(std::sync::Arc::new(table));
+    Ok(())
 }
 
 struct RunSim {
@@ -87,7 +125,9 @@ pub(crate) fn run(args: SimArgs) -> Result<(), Failure> {
         bots,
         rotate_seats: args.rotate_seats,
         time_decisions: args.time_decisions,
+        review: args.review,
     };
+    load_table(&args, &config.bots)?;
     let visitor = RunSim { config, default_bots: args.bots.is_none(), json: args.json };
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = args.threads {
@@ -135,6 +175,19 @@ fn text_report(r: &SimReport) -> String {
     out += &rate_lines("by position", &r.by_position);
     out += &rate_lines("by bot", &r.by_bot);
     out += &format!("draws {}, no result {}\n", r.draws, r.no_result);
+    if !r.review.is_empty() {
+        out += "loss per move against the solved table (percentage points of winning chance)\n";
+        for b in &r.review {
+            out += &format!(
+                "  {:<12} {:>9} decisions, mean loss {:.3}, best {:.1}%, blunders {:.2}%\n",
+                b.bot,
+                b.decisions,
+                b.mean_loss,
+                100.0 * b.best,
+                100.0 * b.blunders
+            );
+        }
+    }
     let l = &r.length;
     out += &format!(
         "length (rolls): mean {:.2}, sd {:.2}, min {}, p10 {}, median {}, p90 {}, max {}\n",

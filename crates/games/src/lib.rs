@@ -10,9 +10,11 @@
 //! Adding a game means one arm in [`visit`] and nothing else here. This crate does no I/O.
 
 mod record;
+mod review;
 mod view;
 
 pub use record::{End, EndReason, Record, RecordError};
+pub use review::{Grade, MoveReview, review};
 pub use view::{ChanceOption, View};
 
 use madang_bots::{BotError, Roster};
@@ -65,6 +67,12 @@ pub trait Match: Send + Sync {
     /// # Errors
     /// [`BotError`] for a name the game does not know.
     fn bot_action(&self, bot: &str, stream: &mut Stream) -> Result<Option<String>, BotError>;
+    /// The first seat's winning chance at the current position under perfect play, where the
+    /// game has a solved table for its rules loaded (Ur); `None` otherwise.
+    fn win_chance(&self) -> Option<f64>;
+    /// Every decision so far valued with the perfect player's winning chances ([`review`]), or
+    /// `None` without a solved table for the rules.
+    fn review(&self) -> Option<Vec<MoveReview>>;
 }
 
 /// The concrete [`Match`] for one game type.
@@ -139,6 +147,14 @@ impl<G: Roster> Match for GameMatch<G> {
         let mut legal = Vec::new();
         self.game.legal_actions(&self.state, &mut legal);
         Ok(Some(bot.choose(&self.game, &self.state, &legal, stream).to_string()))
+    }
+
+    fn win_chance(&self) -> Option<f64> {
+        self.game.win_chance(&self.state)
+    }
+
+    fn review(&self) -> Option<Vec<MoveReview>> {
+        review::review(&self.game, &self.history)
     }
 }
 

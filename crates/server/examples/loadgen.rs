@@ -174,6 +174,8 @@ fn main() {
                     database: None,
                     allow_fixed_seed: false,
                     synchronous: o.synchronous,
+                    public_url: None,
+                    rooms: madang_server::rooms::RoomConfig::default(),
                 };
                 let server = Server::bind(config).await.unwrap();
                 let addr = server.local_addr().unwrap();

@@ -67,6 +67,8 @@ pub struct App {
     nicknames: RwLock<HashMap<String, String>>,
     /// Becomes `true` when the server shuts down.
     pub shutdown: watch::Receiver<bool>,
+    /// Online rooms.
+    pub rooms: crate::rooms::Registry,
 }
 
 /// The axum state: a cheap handle on [`App`].
@@ -88,8 +90,15 @@ impl std::ops::Deref for AppState {
 
 impl App {
     /// A new state.
-    pub fn new(db: Db, key: Key, allow_fixed_seed: bool, shutdown: watch::Receiver<bool>) -> App {
+    pub fn new(
+        db: Db,
+        key: Key,
+        allow_fixed_seed: bool,
+        shutdown: watch::Receiver<bool>,
+        rooms: crate::rooms::Registry,
+    ) -> App {
         App {
+            rooms,
             db,
             key,
             allow_fixed_seed,
@@ -232,6 +241,12 @@ impl App {
         F: FnOnce(&LiveGame) -> Result<Change, ApiError> + Send + 'static,
     {
         let mut guard = slot.game.lock().await;
+        if guard.mode == "room" {
+            return Err(ApiError::conflict(
+                "room_game",
+                format!("game {} is played in an online room: act through the room's WebSocket", guard.id),
+            ));
+        }
         let from = guard.version();
         let change = compute(|| command(&guard))?;
         let update = guard.update(&change.core);

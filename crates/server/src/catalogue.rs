@@ -14,6 +14,16 @@ use serde_json::{Value, json};
 /// The difficulty levels every game offers.
 pub const LEVELS: &[&str] = &["easy", "normal", "hard"];
 
+/// The CPU levels of `game`: [`LEVELS`], and for Ur `perfect` when a solved table for the
+/// default rules is loaded (`docs/ur-solver.md`).
+pub fn levels(game: &str) -> Vec<&'static str> {
+    let mut levels = LEVELS.to_vec();
+    if game == "ur" && crate::solved::default_rules_solved() {
+        levels.push("perfect");
+    }
+    levels
+}
+
 /// Whether a game's `pieces` lists pieces by id (so annotated moves can name them).
 pub fn pieces_by_id(game: &str) -> bool {
     matches!(game, "ludo" | "yut")
@@ -125,8 +135,9 @@ fn entry<G: Roster>(name: &str, players: Value, options: Vec<Value>) -> Value {
         "seats": seats,
         "players": players,
         "options": options,
-        "levels": LEVELS,
+        "levels": levels(G::NAME),
         "bots": G::bot_names(),
+        "solved": if G::NAME == "ur" { crate::solved::solved_rules() } else { Vec::new() },
         "endings": endings(G::NAME),
         "pieces_by_id": pieces_by_id(G::NAME),
         "board": board(G::NAME, &rules, None).unwrap_or(Value::Null),

@@ -163,8 +163,14 @@ pub struct Db {
     backend: Backend,
 }
 
-const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[(1, "init", include_str!("../migrations/sqlite/0001_init.sql"))];
-const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[(1, "init", include_str!("../migrations/postgres/0001_init.sql"))];
+const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "init", include_str!("../migrations/sqlite/0001_init.sql")),
+    (2, "rooms", include_str!("../migrations/sqlite/0002_rooms.sql")),
+];
+const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "init", include_str!("../migrations/postgres/0001_init.sql")),
+    (2, "rooms", include_str!("../migrations/postgres/0002_rooms.sql")),
+];
 
 const GAME_COLUMNS: &str = "id, owner, game, rules, players, seats, mode, cpu, seed, commitment, status, result, \
      end_reason, end_by, version, chance_pos, bot_pos, play_ms, created, updated, finished";
@@ -235,6 +241,11 @@ impl Db {
     /// Which backend this is.
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// The connection pool (the rooms' storage writer, `rooms/store.rs`, batches its own queries).
+    pub(crate) fn pool(&self) -> &AnyPool {
+        &self.pool
     }
 
     /// Closes the pool, waiting for connections to finish (SQLite: after a last checkpoint).

@@ -573,6 +573,61 @@ impl LiveGame {
         Ok(Change { entries: vec![LogEntry { version: core.version, kind: EntryKind::End { end }, at: now }], core })
     }
 
+    /// Plays chance and the computer's seats from the current position until a person must act
+    /// (after a seat was handed to the computer in an online room).
+    ///
+    /// # Errors
+    /// A bot or engine failure (internal).
+    pub fn auto_play(&self, now: i64) -> Result<Change, ApiError> {
+        let mut core = self.core.clone();
+        self.touch(&mut core, now);
+        let entries = self.advance(&mut core, now)?;
+        Ok(Change { core, entries })
+    }
+
+    /// The computer (bot `level`) plays the seat to move until another seat must act or the game
+    /// ends (an online room's turn timer ran out); chance and CPU seats are played as usual.
+    ///
+    /// # Errors
+    /// No seat to move, or a bot or engine failure.
+    pub fn bot_turn(&self, level: &str, now: i64) -> Result<Change, ApiError> {
+        let Turn::Seat(seat) = self.core.game.turn() else {
+            return Err(ApiError::conflict("game_over", "no seat is to move").with_version(self.version()));
+        };
+        let mut core = self.core.clone();
+        self.touch(&mut core, now);
+        let mut entries = Vec::new();
+        for _ in 0..MAX_AUTO_ACTIONS {
+            if core.ended() || core.game.turn() != Turn::Seat(seat) {
+                break;
+            }
+            let action = core
+                .game
+                .bot_action(level, &mut core.bots[seat])
+                .map_err(|e| ApiError::internal(format!("game {}: {e}", self.id)))?
+                .ok_or_else(|| ApiError::internal(format!("game {}: the bot found nothing to play", self.id)))?;
+            let events = core
+                .game
+                .apply(&action)
+                .map_err(|e| ApiError::internal(format!("game {}: the bot's action failed: {e}", self.id)))?;
+            core.version += 1;
+            core.actions += 1;
+            entries.push(LogEntry {
+                version: core.version,
+                kind: EntryKind::Action {
+                    index: core.actions - 1,
+                    action,
+                    seat: Some(self.seats[seat].name.clone()),
+                    by: Actor::Cpu,
+                    events,
+                },
+                at: now,
+            });
+            entries.extend(self.advance(&mut core, now)?);
+        }
+        Ok(Change { core, entries })
+    }
+
     /// Takes a stored change.
     pub fn commit(&mut self, change: Change) {
         self.core = change.core;
@@ -595,7 +650,8 @@ impl LiveGame {
             .seats
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.kind == SeatKind::Human && s.player.as_deref() == Some(player))
+            // A seat a person owns, even while the computer plays it for them (online rooms).
+            .filter(|(_, s)| s.player.as_deref() == Some(player))
             .map(|(i, _)| core.game.side_of_seat(i))
             .collect();
         mine.sort_unstable();
@@ -612,7 +668,17 @@ impl LiveGame {
         };
         if let Some(end) = &core.end {
             return Some(match end.reason {
-                EndReason::Resign => decided(false),
+                // The resigning seat's side loses; with two sides the other one wins.
+                EndReason::Resign => {
+                    let by = self.seats.iter().position(|s| s.name == end.by).map(|i| core.game.side_of_seat(i));
+                    if all_sides || by.is_none_or(|side| mine.contains(&side)) {
+                        decided(false)
+                    } else if sides == 2 {
+                        "won"
+                    } else {
+                        "no_result"
+                    }
+                }
                 EndReason::DrawAgreed => "drawn",
                 EndReason::Abandoned => "no_result",
             });
@@ -785,6 +851,10 @@ impl LiveGame {
         state.insert("created".into(), json!(self.created));
         state.insert("updated".into(), json!(core.updated));
         state.insert("finished".into(), json!(core.finished));
+        // Light's (the first seat's) winning chance under perfect play, with a solved table.
+        if let Some(chance) = core.game.win_chance() {
+            state.insert("win_chance".into(), json!(chance));
+        }
         state.insert("last_chance".into(), json!(self.last_chance(usize::MAX)));
         Value::Object(state)
     }

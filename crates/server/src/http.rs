@@ -46,13 +46,19 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/leave", post(leave))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/steps/{n}", get(step))
+        .route("/api/games/{id}/review", get(crate::solved::review))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .route("/api/history", get(history))
         .route("/api/stats", get(player_stats))
+        .route("/api/rooms", post(crate::rooms::create))
+        .route("/api/rooms/{code}/join", post(crate::rooms::join))
         .route_layer(middleware::from_fn_with_state(state.clone(), identify));
     let small = Router::new()
         .route("/api/health", get(|| async { Json(json!({"status": "ok"})) }))
         .route("/api/catalogue", get(|| async { Json(catalogue::catalogue()) }))
+        .route("/api/rooms", get(crate::rooms::list))
+        .route("/api/rooms/{code}", get(crate::rooms::show))
+        .route("/api/rooms/{code}/ws", get(crate::rooms::upgrade))
         .merge(identified)
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT));
     let records =

@@ -19,6 +19,8 @@ pub mod game;
 mod http;
 mod identity;
 pub mod live;
+pub mod rooms;
+pub mod solved;
 pub mod stats;
 mod web;
 mod ws;
@@ -47,6 +49,10 @@ pub struct Config {
     pub allow_fixed_seed: bool,
     /// SQLite durability.
     pub synchronous: Synchronous,
+    /// `--public-url`: the address people reach the server at (invite links, allowed origins).
+    pub public_url: Option<String>,
+    /// Online rooms' limits and timings.
+    pub rooms: rooms::RoomConfig,
 }
 
 /// A bound server, ready to run.
@@ -71,12 +77,20 @@ impl Server {
             Some(url) => url.clone(),
             None => format!("sqlite://{}", config.data_dir.join("madang.db").display()),
         };
+        let data_dir = config.data_dir.clone();
+        let solved = tokio::task::spawn_blocking(move || solved::load_tables(&data_dir))
+            .await
+            .map_err(|e| ServerError::Config(format!("loading the solved Ur tables: {e}")))??;
+        if !solved.is_empty() {
+            tracing::info!(tables = solved.len(), "the perfect Ur player is available");
+        }
         let db = Db::connect(&url, config.synchronous).await?;
         tracing::info!(backend = ?db.backend(), synchronous = ?config.synchronous, "database ready");
         let listener =
             TcpListener::bind(config.bind).await.map_err(|e| ServerError::io(format!("binding {}", config.bind), e))?;
         let (shutdown, receiver) = watch::channel(false);
-        let state = app::AppState(Arc::new(app::App::new(db, key, config.allow_fixed_seed, receiver)));
+        let rooms = rooms::Registry::new(db.clone(), config.rooms.clone(), config.public_url.clone());
+        let state = app::AppState(Arc::new(app::App::new(db, key, config.allow_fixed_seed, receiver, rooms)));
         Ok(Server { listener, state, shutdown })
     }
 

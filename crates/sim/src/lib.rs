@@ -41,6 +41,33 @@ pub struct SimConfig {
     pub rotate_seats: bool,
     /// Measure each bot decision's wall time (costs two clock reads per decision).
     pub time_decisions: bool,
+    /// Value every decision with the perfect player's winning chances where the game has a
+    /// solved table (Ur) and report each bot's mean loss per move ([`SimReport::review`]).
+    pub review: bool,
+}
+
+/// How much winning chance a bot gave away per decision, measured against the solved table.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BotLoss {
+    /// The bot.
+    pub bot: String,
+    /// Decisions valued.
+    pub decisions: u64,
+    /// Mean winning chance given away per decision, percentage points.
+    pub mean_loss: f64,
+    /// Share of decisions that were the best move (within 0.01 points).
+    pub best: f64,
+    /// Share of decisions that gave away 10 points or more.
+    pub blunders: f64,
+}
+
+/// Loss totals per bot, added in game order.
+#[derive(Clone, Debug, Default)]
+struct LossTotals {
+    decisions: u64,
+    loss: f64,
+    best: u64,
+    blunders: u64,
 }
 
 /// Why a simulation cannot start.
@@ -124,6 +151,9 @@ pub struct SimReport {
     pub no_result: u64,
     /// Game length in chance outcomes (rolls or throws).
     pub length: LengthStats,
+    /// Mean loss per decision of each bot, with `review` and a solved table (else empty).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub review: Vec<BotLoss>,
     /// The game's own figures (`Game::figures` at the end of each game) by JSON path: numbers
     /// as a mean per game, text as frequencies.
     pub figures: std::collections::BTreeMap<String, Figure>,
@@ -174,7 +204,8 @@ pub fn simulate<G: Roster>(
     let started = Instant::now();
     const CHUNK: u64 = 256;
     let chunks: Vec<u64> = (0..config.games.div_ceil(CHUNK)).collect();
-    let chunks: Vec<(Vec<GameSummary>, FigureTotals, Vec<Histogram>)> = chunks
+    #[allow(clippy::type_complexity)]
+    let chunks: Vec<(Vec<GameSummary>, FigureTotals, Vec<Histogram>, Vec<LossTotals>)> = chunks
         .par_iter()
         .map(|&chunk| {
             let start = chunk * CHUNK;
@@ -182,14 +213,21 @@ pub fn simulate<G: Roster>(
             let mut runner = Runner::new(game, config, &bot_index, distinct.len());
             let games: Vec<GameSummary> = (start..end).map(|i| runner.play(i)).collect();
             progress(end - start);
-            (games, runner.figures, runner.times)
+            (games, runner.figures, runner.times, runner.losses)
         })
         .collect();
     let elapsed = started.elapsed();
     let mut figures = FigureTotals::default();
     let mut times: Vec<Histogram> = distinct.iter().map(|_| Histogram::new()).collect();
     let mut summaries = Vec::with_capacity(config.games as usize);
-    for (games, totals, chunk_times) in chunks {
+    let mut losses: Vec<LossTotals> = distinct.iter().map(|_| LossTotals::default()).collect();
+    for (games, totals, chunk_times, chunk_losses) in chunks {
+        for (all, chunk) in losses.iter_mut().zip(&chunk_losses) {
+            all.decisions += chunk.decisions;
+            all.loss += chunk.loss;
+            all.best += chunk.best;
+            all.blunders += chunk.blunders;
+        }
         summaries.extend(games);
         figures.merge(totals);
         for (all, chunk) in times.iter_mut().zip(&chunk_times) {
@@ -198,6 +236,22 @@ pub fn simulate<G: Roster>(
     }
     let mut report = stats::report(game, config, &distinct, summaries.iter(), elapsed);
     report.figures = figures.report();
+    if config.review && losses.iter().any(|l| l.decisions > 0) {
+        report.review = distinct
+            .iter()
+            .zip(&losses)
+            .map(|(bot, l)| {
+                let per = |x: f64| if l.decisions == 0 { 0.0 } else { x / l.decisions as f64 };
+                BotLoss {
+                    bot: bot.clone(),
+                    decisions: l.decisions,
+                    mean_loss: per(l.loss),
+                    best: per(l.best as f64),
+                    blunders: per(l.blunders as f64),
+                }
+            })
+            .collect();
+    }
     if config.time_decisions {
         report.timing.decisions = distinct.iter().zip(&times).map(|(name, h)| h.summary(name)).collect();
     }
@@ -215,6 +269,7 @@ struct Runner<'a, G: Roster> {
     outcomes: Vec<(G::Action, madang_core::Weight)>,
     figures: FigureTotals,
     times: Vec<Histogram>,
+    losses: Vec<LossTotals>,
 }
 
 impl<'a, G: Roster> Runner<'a, G> {
@@ -231,6 +286,7 @@ impl<'a, G: Roster> Runner<'a, G> {
             outcomes: Vec::new(),
             figures: FigureTotals::default(),
             times: (0..distinct_bots).map(|_| Histogram::new()).collect(),
+            losses: (0..distinct_bots).map(|_| LossTotals::default()).collect(),
         }
     }
 
@@ -257,14 +313,29 @@ impl<'a, G: Roster> Runner<'a, G> {
                     self.game.legal_actions(&state, &mut self.legal);
                     let entry = entry_of_seat[seat];
                     let bot = &mut self.bots[entry];
-                    if self.config.time_decisions {
+                    let action = if self.config.time_decisions {
                         let t = Instant::now();
                         let action = bot.choose(self.game, &state, &self.legal, &mut streams[seat]);
                         self.times[usize::from(self.bot_index[entry])].add(t.elapsed());
                         action
                     } else {
                         bot.choose(self.game, &state, &self.legal, &mut streams[seat])
+                    };
+                    if self.config.review
+                        && let Some(chances) = self.game.win_chances_after(&state, &self.legal)
+                        && let Some(played) = self.legal.iter().position(|a| *a == action)
+                    {
+                        // Chances are the first seat's; the mover's view flips them for the others.
+                        let mover = |c: f64| if seat == 0 { c } else { 1.0 - c };
+                        let best = chances.iter().map(|c| mover(*c)).fold(f64::NEG_INFINITY, f64::max);
+                        let loss = (100.0 * (best - mover(chances[played]))).max(0.0);
+                        let totals = &mut self.losses[usize::from(self.bot_index[entry])];
+                        totals.decisions += 1;
+                        totals.loss += loss;
+                        totals.best += u64::from(loss < 0.01);
+                        totals.blunders += u64::from(loss >= 10.0);
                     }
+                    action
                 }
             };
             // Actions come from the engine's own lists, so they apply.

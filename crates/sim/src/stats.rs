@@ -156,6 +156,7 @@ pub(crate) fn report<'a, G: Game>(
         draws,
         no_result,
         length: length_stats(lengths),
+        review: Vec::new(),
         figures: Default::default(),
         timing: Timing {
             seconds,

@@ -59,12 +59,24 @@ pub struct TestServer {
 
 impl TestServer {
     pub async fn start(dir: &TempDir, database: Option<String>, allow_fixed_seed: bool) -> TestServer {
+        Self::start_with(dir, database, allow_fixed_seed, madang_server::rooms::RoomConfig::default()).await
+    }
+
+    /// Starts with these room limits and timings.
+    pub async fn start_with(
+        dir: &TempDir,
+        database: Option<String>,
+        allow_fixed_seed: bool,
+        rooms: madang_server::rooms::RoomConfig,
+    ) -> TestServer {
         let config = Config {
             bind: "127.0.0.1:0".parse().unwrap(),
             data_dir: dir.0.clone(),
             database,
             allow_fixed_seed,
             synchronous: Synchronous::Normal,
+            public_url: None,
+            rooms,
         };
         let server = Server::bind(config).await.unwrap();
         let addr = server.local_addr().unwrap();

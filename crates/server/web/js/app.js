@@ -48,6 +48,9 @@ import dicePoker from './games/dice-poker.js';
 /** @type {Record<string, GameModule>} */
 export const GAMES = { ur, yut, ludo, 'dice-poker': dicePoker };
 
+/** The games offered in online rooms (Ludo stays one person against three computers). */
+export const ROOM_GAMES = ['yut', 'ur', 'dice-poker'];
+
 /** The games in home-page order. */
 export const GAME_ORDER = ['yut', 'ur', 'ludo', 'dice-poker'];
 

@@ -10,6 +10,8 @@ import { statsPage } from './pages/stats.js';
 import { historyPage } from './pages/history.js';
 import { replayPage } from './pages/replay.js';
 import { rulesPage } from './pages/rules.js';
+import { roomsPage } from './pages/rooms.js';
+import { roomPage } from './pages/room.js';
 
 /**
  * A page: draws into `view` and may return a function that cleans up when the page is left.
@@ -19,7 +21,9 @@ import { rulesPage } from './pages/rules.js';
 /** @type {[RegExp, Page][]} */
 const ROUTES = [
   [/^\/?$/, homePage],
-  [/^\/setup\/([\w-]+)$/, setupPage],
+  [/^\/setup\/([\w-]+)(?:\/(room))?$/, setupPage],
+  [/^\/rooms$/, roomsPage],
+  [/^\/room\/([A-Za-z0-9]{6})$/, roomPage],
   [/^\/play\/([0-9a-f]+)$/, playPage],
   [/^\/stats$/, statsPage],
   [/^\/history$/, historyPage],
@@ -40,7 +44,7 @@ function header() {
     h(
       'nav',
       { 'aria-label': t('nav.label') },
-      h('a', { href: '#/', text: t('nav.home') }),
+      h('a', { href: '#/rooms', text: t('nav.rooms') }),
       h('a', { href: '#/stats', text: t('nav.stats') }),
       h('a', { href: '#/history', text: t('nav.history') }),
       h('button', {
@@ -79,7 +83,7 @@ async function route() {
     replace(view);
     view.className = '';
     try {
-      const done = await page(view, ...match.slice(1));
+      const done = await page(view, ...match.slice(1).filter((x) => x !== undefined));
       if (typeof done === 'function') cleanup = done;
     } catch (e) {
       showError(view, e);

@@ -6,6 +6,7 @@ import { flip, h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { animating, legal, rollValue, translateEvents } from './common.js';
 import { urRules } from './ur-rules.js';
+import { reviewPanel, winChanceMeter } from './ur-review.js';
 
 /** @typedef {import('../app.js').BoardProps} BoardProps */
 
@@ -206,7 +207,7 @@ function render(root, props) {
       : null,
     moves.length > 0 ? h('span', { class: 'hint', text: t('ur.pick_piece') }) : null,
   );
-  flip(root, () => replace(root, h('div', { class: 'ur' }, status, board)), animating(props, 'move') ? props.pace * 0.8 : 0);
+  flip(root, () => replace(root, h('div', { class: 'ur' }, winChanceMeter(view), status, board)), animating(props, 'move') ? props.pace * 0.8 : 0);
 }
 
 /**
@@ -231,6 +232,7 @@ export default {
     const total = pieceCount(state.rules);
     const pathLen = pathLength(state.rules);
     return [
+      reviewPanel(state, seatName),
       h(
         'ul',
         { class: 'figures-list' },

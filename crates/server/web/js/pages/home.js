@@ -32,6 +32,8 @@ export function homePage(view) {
     h(
       'p',
       { class: 'links' },
+      h('a', { href: '#/rooms', text: t('home.rooms') }),
+      ' · ',
       h('a', { href: '#/stats', text: t('nav.stats') }),
       ' · ',
       h('a', { href: '#/history', text: t('nav.history') }),

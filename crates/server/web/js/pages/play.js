@@ -301,7 +301,7 @@ export async function playPage(view, id) {
  * @param {string} confirmLabel
  * @param {() => void} action
  */
-function confirmButton(id, label, confirmLabel, action) {
+export function confirmButton(id, label, confirmLabel, action) {
   let armed = false;
   /** @type {number | undefined} */
   let timer;

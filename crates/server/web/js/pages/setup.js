@@ -1,7 +1,8 @@
 // Set-up of a new game: mode, CPU level, seats and rule options (from the catalogue), then
 // `POST /api/games` and on to the board.
 
-import { GAMES, entry } from '../app.js';
+import { GAMES, ROOM_GAMES, entry } from '../app.js';
+import { holdSeat } from './room.js';
 import { api } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { errorText, has, t } from '../i18n.js';
@@ -21,12 +22,17 @@ export function optionLabel(game, key, value) {
  * @param {HTMLElement} view
  * @param {string} game
  */
-export function setupPage(view, game) {
+export function setupPage(view, game, wanted) {
   const module = GAMES[game];
   const info = entry(game);
   const spec = module.setup;
-  /** @type {'computer' | 'same_screen'} */
-  let mode = spec.modes[0];
+  /** @type {('computer' | 'same_screen' | 'room')[]} */
+  const modes = ROOM_GAMES.includes(game) ? [...spec.modes, 'room'] : [...spec.modes];
+  /** @type {'computer' | 'same_screen' | 'room'} */
+  let mode = wanted === 'room' && modes.includes('room') ? 'room' : modes[0];
+  let isPublic = false;
+  /** @type {number | null} */
+  let turnSeconds = null;
   let players = info.players.default ?? info.players.allowed[0];
   let level = info.levels.includes('normal') ? 'normal' : info.levels[0];
   let side = 0;
@@ -43,13 +49,80 @@ export function setupPage(view, game) {
     return spec.seatNames(players, rules);
   }
 
+  /**
+   * The room's fields: your seat, which other seats the computer takes, public or private, and
+   * the turn timer.
+   * @param {string[]} names
+   */
+  function roomFields(names) {
+    if (side >= names.length) side = 0;
+    return h(
+      'div',
+      { class: 'room-fields' },
+      h(
+        'fieldset',
+        { class: 'field' },
+        h('legend', { text: t('setup.room_seats') }),
+        names.map((name, i) =>
+          h(
+            'div',
+            { class: 'seat-row' },
+            h(
+              'label',
+              { class: 'choice' },
+              h('input', { type: 'radio', name: 'room-seat', value: name, checked: i === side, on: { change: () => (side = i) } }),
+              module.seatName(name),
+            ),
+            h(
+              'select',
+              {
+                name: `room-kind-${name}`,
+                'aria-label': t('setup.room_kind', { seat: module.seatName(name) }),
+                on: { change: (/** @type {Event} */ e) => (seatKinds[i] = /** @type {HTMLSelectElement} */ (e.target).value) },
+              },
+              ['human', 'cpu'].map((kind) => h('option', { value: kind, selected: (seatKinds[i] ?? 'human') === kind, text: t(`setup.room_kind.${kind}`) })),
+            ),
+          ),
+        ),
+        h('p', { class: 'hint', text: t('setup.room_hint') }),
+      ),
+      h(
+        'label',
+        { class: 'choice' },
+        h('input', { type: 'checkbox', id: 'room-public', name: 'public', checked: isPublic, on: { change: (/** @type {Event} */ e) => (isPublic = /** @type {HTMLInputElement} */ (e.target).checked) } }),
+        t('setup.room_public'),
+      ),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: 'turn-seconds', text: t('setup.turn_timer') }),
+        h(
+          'select',
+          {
+            id: 'turn-seconds',
+            name: 'turn_seconds',
+            on: {
+              change: (/** @type {Event} */ e) => {
+                const v = /** @type {HTMLSelectElement} */ (e.target).value;
+                turnSeconds = v ? Number(v) : null;
+              },
+            },
+          },
+          ['', '30', '60', '120', '300'].map((v) => h('option', { value: v, selected: String(turnSeconds ?? '') === v, text: v ? t('setup.turn_timer_s', { s: v }) : t('setup.turn_timer_off') })),
+        ),
+      ),
+    );
+  }
+
   function drawSeats() {
     const names = seatNames();
     if (seatKinds.length !== names.length) {
-      seatKinds = names.map((_, i) => (i === 0 || mode === 'same_screen' ? 'human' : 'cpu'));
+      seatKinds = names.map((_, i) => (i === 0 || mode !== 'computer' ? 'human' : 'cpu'));
     }
     replace(seatsBox);
-    if (spec.seating === 'side' && mode === 'computer') {
+    if (mode === 'room') {
+      seatsBox.append(roomFields(names));
+    } else if (spec.seating === 'side' && mode === 'computer') {
       seatsBox.append(
         h(
           'fieldset',
@@ -106,7 +179,7 @@ export function setupPage(view, game) {
     }
     replace(
       levelBox,
-      mode === 'computer'
+      mode === 'computer' || mode === 'room'
         ? [
             h('label', { for: 'level', text: t('setup.level') }),
             h(
@@ -124,12 +197,12 @@ export function setupPage(view, game) {
   }
 
   const modeBox =
-    spec.modes.length > 1
+    modes.length > 1
       ? h(
           'fieldset',
           { class: 'field' },
           h('legend', { text: t('setup.mode') }),
-          spec.modes.map((m) =>
+          modes.map((m) =>
             h(
               'label',
               { class: 'choice' },
@@ -210,6 +283,25 @@ export function setupPage(view, game) {
     e.preventDefault();
     error.textContent = '';
     const names = seatNames();
+    if (mode === 'room') {
+      /** @type {Record<string, string>} */
+      const cpu = {};
+      names.forEach((name, i) => {
+        if (i !== side && seatKinds[i] === 'cpu') cpu[name] = level;
+      });
+      /** @type {any} */
+      const request = { game, rules, seat: names[side], cpu, public: isPublic, turn_seconds: turnSeconds };
+      if (info.players.allowed.length > 1) request.players = players;
+      try {
+        const answer = await api('POST', '/api/rooms', request);
+        holdSeat(answer.code, { seat: answer.seat, token: answer.token });
+        location.hash = `#/room/${answer.code}`;
+      } catch (err) {
+        error.textContent = errorText(err);
+        toast(errorText(err), 'error');
+      }
+      return;
+    }
     const seats = names.map((_, i) => {
       if (mode === 'same_screen') return { kind: 'human' };
       const human = spec.seating === 'side' ? i === side : spec.seating === 'fixed' ? i === 0 : seatKinds[i] === 'human';

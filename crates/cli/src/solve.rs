@@ -1,0 +1,167 @@
+//! `madang ur solve`: solves the Royal Game of Ur for a rule set and writes its table
+//! (`docs/ur-solver.md`).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use madang_ur::{Ur, UrSettings};
+use madang_ur_solver::{DEFAULT_TOLERANCE, Progress, SolveOptions, ValueType};
+
+use crate::Failure;
+
+/// `madang ur …`
+#[derive(Subcommand)]
+pub enum UrCommand {
+    /// Solve the game for a rule set (value iteration) and write its table of winning chances.
+    Solve(SolveArgs),
+}
+
+/// Options of `madang ur solve`.
+#[derive(Args)]
+pub struct SolveArgs {
+    /// The rules as the record's JSON `rules` object, e.g. '{"preset":"blitz"}' or
+    /// '{"pieces":3}'.
+    #[arg(long, default_value = "{}")]
+    rules: String,
+    /// Where to write the table [default: <data-dir>/ur/<rules>.table, where `madang serve` and
+    /// `madang sim` look for it].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// The data directory for the default --out [default: the user's data directory, e.g.
+    /// ~/.local/share/madang].
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// Worker threads [default: all cores].
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Stop sweeping a layer pair when no value changes by more than this (win-probability
+    /// units).
+    #[arg(long, default_value_t = DEFAULT_TOLERANCE, value_parser = parse_tolerance)]
+    tolerance: f64,
+    /// How the table stores values: `u16` (16-bit fixed point) or `f32`.
+    #[arg(long, default_value = "u16", value_parser = parse_value_type)]
+    value_type: ValueType,
+}
+
+fn parse_tolerance(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(t) if t > 0.0 && t < 1.0 => Ok(t),
+        _ => Err(format!("expected a number between 0 and 1 (win-probability units, e.g. 1e-12), got {text:?}")),
+    }
+}
+
+fn parse_value_type(text: &str) -> Result<ValueType, String> {
+    text.parse()
+}
+
+/// The rules of `--rules`.
+pub(crate) fn settings_of(rules: &str, flag: &str) -> anyhow::Result<UrSettings> {
+    let value: serde_json::Value =
+        serde_json::from_str(rules).with_context(|| format!("{flag} is not JSON: {rules}"))?;
+    let game = madang_games::build::<Ur>(&value, None).with_context(|| format!("{flag} {rules}"))?;
+    Ok(*game.settings())
+}
+
+/// The default table path for `settings` in `data_dir`.
+pub(crate) fn table_path(data_dir: &std::path::Path, settings: &UrSettings) -> PathBuf {
+    data_dir.join("ur").join(format!("{}.table", madang_ur_solver::table_name(settings)))
+}
+
+/// Peak resident memory of this process (`VmHWM`), in bytes.
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+fn gib(bytes: u64) -> String {
+    format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
+}
+
+pub(crate) fn run(command: UrCommand) -> Result<(), Failure> {
+    match command {
+        UrCommand::Solve(args) => solve(args),
+    }
+}
+
+fn solve(args: SolveArgs) -> Result<(), Failure> {
+    let settings = settings_of(&args.rules, "--rules")?;
+    let out = match args.out {
+        Some(out) => out,
+        None => table_path(&crate::data_dir(args.data_dir)?, &settings),
+    };
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = args.threads {
+        if threads == 0 {
+            return Err(anyhow::anyhow!("--threads must be at least 1").into());
+        }
+        pool = pool.num_threads(threads);
+    }
+    let pool = pool.build().context("starting worker threads")?;
+    let name = madang_ur_solver::table_name(&settings);
+    let terminal = std::io::stderr().is_terminal();
+    let steps = (-args.tolerance.log10() * 10.0).ceil().max(1.0) as u64;
+    let bar = Mutex::new(ProgressBar::hidden());
+    let pair_label = Mutex::new(String::new());
+    let on_progress = |p: &Progress| {
+        let Ok(mut bar) = bar.lock() else { return };
+        match *p {
+            Progress::Pair { done, total, layer: (m, o), states } => {
+                let label = if m == o { format!("({m},{o})") } else { format!("({m},{o})+({o},{m})") };
+                *bar = if terminal { ProgressBar::new(steps) } else { ProgressBar::hidden() };
+                bar.set_style(
+                    ProgressStyle::with_template("{prefix} {bar:30} {msg}  {elapsed}")
+                        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                );
+                bar.set_prefix(format!("pair {}/{total} {label} {states} states", done + 1));
+                if let Ok(mut l) = pair_label.lock() {
+                    *l = format!("pair {}/{total} {label}: {states} states", done + 1);
+                }
+            }
+            Progress::Sweep { sweep, change } => {
+                bar.set_position(((-change.max(1e-300).log10() * 10.0).max(0.0) as u64).min(steps));
+                bar.set_message(format!("sweep {sweep}, change {change:.1e}"));
+            }
+            Progress::PairDone { sweeps, residual } => {
+                let elapsed = bar.elapsed().as_secs_f64();
+                bar.finish_and_clear();
+                if terminal && let Ok(l) = pair_label.lock() {
+                    eprintln!("{l}, {sweeps} sweeps, residual {residual:.1e}, {elapsed:.1} s");
+                }
+            }
+        }
+    };
+    let options = SolveOptions {
+        tolerance: args.tolerance,
+        value_type: args.value_type,
+        keep_exact: false,
+        progress: Some(&on_progress),
+    };
+    let solution = pool.install(|| madang_ur_solver::solve(settings, &options))?;
+    madang_ur_solver::write_table(&solution.table, &out)?;
+    let r = &solution.report;
+    let size = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
+    println!(
+        "solved {name}: {} states, {} sweeps ({:.1} full-table), start {:.10} %, residual {:.1e}, {:.1} s on {} threads, peak memory {}; wrote {} ({:.1} MB, {})",
+        r.states,
+        r.sweeps,
+        r.full_sweeps,
+        100.0 * r.start_value,
+        r.residual,
+        r.seconds,
+        pool.current_num_threads(),
+        peak_memory().map_or_else(|| "unknown".to_owned(), gib),
+        out.display(),
+        size as f64 / 1e6,
+        args.value_type.name(),
+    );
+    Ok(())
+}

@@ -1,0 +1,68 @@
+//! `madang ur solve` and the solved table in `madang sim`: the 2-piece Finkel game solved by the
+//! real binary, the published figures in its summary, the table found by `sim`, bad flags.
+
+use std::process::{Command, Output};
+
+fn madang(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_madang")).args(args).output().expect("madang runs")
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+    let dir = std::env::temp_dir().join(format!("madang-cli-{name}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn solve_writes_the_table_where_sim_finds_it() {
+    let dir = temp_dir("solve");
+    let data = dir.to_str().expect("utf-8 path");
+    let out = madang(&["ur", "solve", "--rules", r#"{"pieces":2}"#, "--data-dir", data, "--threads", "2"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("12990 states") && stdout.contains("start 51.8572907496 %"), "{stdout}");
+    assert!(stdout.contains("peak memory") && stdout.contains("sweeps"), "{stdout}");
+    let table = dir.join("ur").join("finkel-2pieces.table");
+    assert_eq!(std::fs::metadata(&table).expect("table written").len(), 128 + 2 * 12_990);
+
+    let args = ["sim", "ur", "--rules", r#"{"pieces":2}"#, "--data-dir", data, "--games", "400", "--json"];
+    let out = madang(&[&args[..], &["--bots", "perfect,random", "--rotate-seats", "--review"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    assert_eq!(report["by_bot"][0]["name"], "perfect");
+    assert_eq!(report["review"][0]["bot"], "perfect");
+    assert!(report["by_bot"][0]["win_rate"].as_f64().expect("rate") > 0.7, "{}", report["by_bot"]);
+    assert_eq!(report["review"][0]["mean_loss"], 0.0);
+    assert!(report["review"][1]["mean_loss"].as_f64().expect("loss") > 0.1);
+
+    // The 3-piece rules have no table here: the message names the file and the command.
+    let out = madang(&["sim", "ur", "--rules", r#"{"pieces":3}"#, "--data-dir", data, "--bots", "perfect,random"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("finkel-3pieces.table") && stderr.contains("madang ur solve"), "{stderr}");
+    // A table for other rules is refused.
+    let other = table.to_str().expect("utf-8 path");
+    let out = madang(&["sim", "ur", "--table", other, "--bots", "perfect,random", "--games", "10"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("finkel with 2 pieces"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_flags_exit_with_status_2() {
+    for args in [
+        &["ur", "solve", "--rules", r#"{"pieces":9}"#][..],
+        &["ur", "solve", "--rules", "not json"],
+        &["ur", "solve", "--tolerance", "0"],
+        &["ur", "solve", "--tolerance", "abc"],
+        &["ur", "solve", "--value-type", "f64"],
+        &["ur", "solve", "--threads", "0", "--rules", r#"{"pieces":1}"#, "--out", "/nonexistent-dir/x/y.table"],
+        &["sim", "yut", "--review"],
+    ] {
+        let out = madang(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(!out.stderr.is_empty());
+    }
+}

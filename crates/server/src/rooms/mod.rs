@@ -1,0 +1,415 @@
+//! Online rooms (`docs/api.md`, "Rooms"; design in `docs/server.md`): a room is created for a
+//! game and its rules, people join it by its code and get a secret seat token, get ready, and
+//! the host starts; the game is then played over the room's WebSocket.
+//!
+//! - One tokio task owns each room ([`room::Room::run`]) and applies its messages one at a time:
+//!   joins, connections, every client message. Every change appends events with the room's
+//!   next version; after each message the new events go to every connection in one `events`
+//!   message, serialised once.
+//! - A game change is stored (through the group-commit writer, [`store::Writer`]) before
+//!   anyone hears of it. Room games are ordinary games with mode `room`: every seated player
+//!   is in `game_players` with their outcome.
+//! - Rooms live in memory: a restart closes them (their games stay in history).
+
+pub mod protocol;
+pub mod room;
+pub mod store;
+mod ws;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
+
+pub use ws::upgrade;
+
+use crate::app::{AppState, now_ms};
+use crate::body::JsonBody;
+use crate::db::Db;
+use crate::error::ApiError;
+use crate::identity::{PlayerId, check_nickname};
+use room::{Msg, Room, Setup, Shared};
+
+/// The games offered in rooms (Ludo is one person against three computers, as its seed says).
+pub const ROOM_GAMES: &[&str] = &["ur", "yut", "dice-poker"];
+
+/// Letters of room codes: no `0`/`O`, no `1`/`I`.
+pub const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+/// Characters in a room code.
+pub const CODE_LENGTH: usize = 6;
+
+/// The rooms' limits and timings (`docs/api.md`, "Limits").
+#[derive(Clone, Debug)]
+pub struct RoomConfig {
+    /// A text message longer than this is refused (`message_too_large`) and the connection
+    /// kept.
+    pub max_message_bytes: usize,
+    /// A frame or message longer than this closes the connection (1009).
+    pub hard_message_bytes: usize,
+    /// Messages a connection may send per second, sustained (a token bucket)…
+    pub rate_per_second: u32,
+    /// …and in a burst.
+    pub burst: u32,
+    /// Refused messages (over the rate or size) within `strike_window` that close the
+    /// connection (1008).
+    pub strikes_to_close: u32,
+    /// See `strikes_to_close`.
+    pub strike_window: Duration,
+    /// How long a player must have been away before the host may hand the seat to the
+    /// computer (and, in the lobby, before the host role passes on).
+    pub grace: Duration,
+    /// Events kept for catching up; a client further behind gets a snapshot.
+    pub catch_up: usize,
+    /// Longest chat line, in characters.
+    pub chat_chars: usize,
+    /// A room without connections closes after this.
+    pub idle_close: Duration,
+    /// Messages queued for a connection before it is dropped as too slow.
+    pub outbox: usize,
+    /// Most rooms at once.
+    pub max_rooms: usize,
+}
+
+impl Default for RoomConfig {
+    fn default() -> Self {
+        RoomConfig {
+            max_message_bytes: 4 * 1024,
+            hard_message_bytes: 64 * 1024,
+            rate_per_second: 20,
+            burst: 40,
+            strikes_to_close: 20,
+            strike_window: Duration::from_secs(10),
+            grace: Duration::from_secs(30),
+            catch_up: 256,
+            chat_chars: 200,
+            idle_close: Duration::from_secs(30 * 60),
+            outbox: 256,
+            max_rooms: 20_000,
+        }
+    }
+}
+
+impl RoomConfig {
+    /// The limits as the `welcome` message tells them.
+    pub fn limits(&self) -> Value {
+        json!({"max_message_bytes": self.max_message_bytes, "rate_per_second": self.rate_per_second,
+               "burst": self.burst, "chat_chars": self.chat_chars, "grace_seconds": self.grace.as_secs(),
+               "catch_up": self.catch_up})
+    }
+}
+
+struct Entry {
+    tx: mpsc::Sender<Msg>,
+    shared: Arc<Shared>,
+}
+
+/// Every room in memory, by code.
+pub struct Registry {
+    rooms: Mutex<HashMap<String, Entry>>,
+    /// Limits and timings.
+    pub config: RoomConfig,
+    /// `--public-url`, without a trailing slash.
+    pub public_url: Option<String>,
+    /// The group-commit writer of room games.
+    pub writer: store::Writer,
+    connections: AtomicU64,
+}
+
+impl Registry {
+    /// A registry (starts the storage writer: call inside the runtime).
+    pub fn new(db: Db, config: RoomConfig, public_url: Option<String>) -> Registry {
+        Registry {
+            rooms: Mutex::new(HashMap::new()),
+            config,
+            public_url: public_url.map(|u| u.trim_end_matches('/').to_owned()),
+            writer: store::Writer::start(db),
+            connections: AtomicU64::new(0),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
+        self.rooms.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn get(&self, code: &str) -> Result<(mpsc::Sender<Msg>, Arc<Shared>), ApiError> {
+        let code = normalise(code);
+        self.lock().get(&code).map(|e| (e.tx.clone(), e.shared.clone())).ok_or_else(|| {
+            ApiError::new(StatusCode::NOT_FOUND, "unknown_room", format!("no open room has the code {code:?}"))
+        })
+    }
+
+    pub(crate) fn remove(&self, code: &str) {
+        self.lock().remove(code);
+    }
+
+    fn next_connection(&self) -> u64 {
+        self.connections.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Rooms in memory.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The origins a room WebSocket may come from: the public URL's, and the request's host's.
+    pub fn origin_allowed(&self, origin: &str, host: &str) -> bool {
+        let origin = origin.trim_end_matches('/');
+        let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
+        if !host.is_empty() && origin_host.eq_ignore_ascii_case(host) {
+            return true;
+        }
+        self.public_url.as_deref().is_some_and(|url| {
+            let scheme_host = url.split('/').take(3).collect::<Vec<_>>().join("/");
+            scheme_host.eq_ignore_ascii_case(origin)
+        })
+    }
+
+    fn link(&self, headers: &HeaderMap, code: &str) -> String {
+        let base = self.public_url.clone().unwrap_or_else(|| {
+            let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("127.0.0.1:8080");
+            format!("http://{host}")
+        });
+        format!("{base}/#/room/{code}")
+    }
+}
+
+fn normalise(code: &str) -> String {
+    code.trim().to_ascii_uppercase()
+}
+
+/// A new room code: [`CODE_LENGTH`] letters of [`CODE_ALPHABET`] from the operating system's
+/// randomness.
+///
+/// # Errors
+/// The operating system's generator failed.
+pub fn new_code() -> Result<String, ApiError> {
+    let mut bytes = [0u8; CODE_LENGTH];
+    getrandom::fill(&mut bytes).map_err(|e| ApiError::internal(format!("operating system randomness failed: {e}")))?;
+    // 256 is a multiple of the alphabet's 32 letters: no bias.
+    Ok(bytes.iter().map(|b| CODE_ALPHABET[usize::from(*b) % CODE_ALPHABET.len()] as char).collect())
+}
+
+/// A seat token: 128 random bits as 32 hex digits.
+///
+/// # Errors
+/// The operating system's generator failed.
+pub fn random_token() -> Result<String, ApiError> {
+    crate::app::random_hex(16)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CreateRoom {
+    game: String,
+    #[serde(default)]
+    rules: Option<Value>,
+    #[serde(default)]
+    players: Option<usize>,
+    #[serde(default)]
+    public: bool,
+    #[serde(default)]
+    nickname: Option<String>,
+    #[serde(default)]
+    seat: Option<String>,
+    #[serde(default)]
+    cpu: HashMap<String, String>,
+    #[serde(default)]
+    turn_seconds: Option<u64>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct JoinRoom {
+    #[serde(default)]
+    nickname: Option<String>,
+    #[serde(default)]
+    seat: Option<String>,
+}
+
+async fn nickname_for(state: &AppState, player: &str, requested: Option<String>) -> Result<String, ApiError> {
+    match requested {
+        Some(n) => check_nickname(&n),
+        None => {
+            if let Some(n) = state.nicknames().get(player) {
+                return Ok(n.clone());
+            }
+            Ok(state.db.player(player).await?.map_or_else(|| "Guest".to_owned(), |p| p.nickname))
+        }
+    }
+}
+
+/// `POST /api/rooms`: creates a room with the requester as host in a seat.
+///
+/// # Errors
+/// A game not offered in rooms, bad rules, seats, levels, nickname or timer.
+pub(crate) async fn create(
+    State(state): State<AppState>,
+    Extension(PlayerId(player)): Extension<PlayerId>,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody<CreateRoom>,
+) -> Result<Response, ApiError> {
+    if body.game == "ludo" {
+        return Err(ApiError::unprocessable(
+            "not_offered",
+            "Ludo is not played in rooms: its seed has one person against three computers (play it against the computer)",
+        ));
+    }
+    if !ROOM_GAMES.contains(&body.game.as_str()) {
+        return Err(ApiError::unprocessable(
+            "unknown_game",
+            format!("rooms offer {}, not {:?}", ROOM_GAMES.join(", "), body.game),
+        ));
+    }
+    if let Some(t) = body.turn_seconds
+        && !(5..=600).contains(&t)
+    {
+        return Err(ApiError::unprocessable("bad_timer", format!("turn_seconds is 5 to 600 (or null: off), got {t}")));
+    }
+    let rules = body.rules.unwrap_or_else(|| json!({}));
+    let template = crate::live::open_live(&body.game, &rules, body.players).map_err(|e| match e {
+        madang_games::RecordError::UnknownGame(_) => ApiError::unprocessable("unknown_game", e.to_string()),
+        other => ApiError::unprocessable("bad_rules", other.to_string()),
+    })?;
+    let names = template.seat_names();
+    for (seat, level) in &body.cpu {
+        if !names.contains(seat) {
+            return Err(ApiError::unprocessable(
+                "bad_seat",
+                format!("no seat {seat:?} in this game (seats: {})", names.join(", ")),
+            ));
+        }
+        template.check_bot(level).map_err(|e| ApiError::unprocessable("bad_level", format!("seat {seat}: {e}")))?;
+    }
+    let seat = match &body.seat {
+        Some(seat) => names.iter().position(|n| n == seat).ok_or_else(|| {
+            ApiError::unprocessable("bad_seat", format!("no seat {seat:?} in this game (seats: {})", names.join(", ")))
+        })?,
+        None => names.iter().position(|n| !body.cpu.contains_key(n)).ok_or_else(|| {
+            ApiError::unprocessable("bad_seat", "every seat is the computer's: keep one for yourself")
+        })?,
+    };
+    if body.cpu.contains_key(&names[seat]) {
+        return Err(ApiError::unprocessable("bad_seat", format!("seat {} is given to the computer", names[seat])));
+    }
+    let nickname = nickname_for(&state, &player, body.nickname).await?;
+    let rooms = &state.rooms;
+    if rooms.len() >= rooms.config.max_rooms {
+        return Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too_many_rooms",
+            format!("the server holds {} rooms, its limit: try later", rooms.config.max_rooms),
+        ));
+    }
+    let rules_text = rules.to_string();
+    let mut code = new_code()?;
+    for attempt in 0.. {
+        let taken = rooms.lock().contains_key(&code);
+        if !taken {
+            let stored = store::insert_room(
+                &state.db,
+                &code,
+                &player,
+                &body.game,
+                &rules_text,
+                body.players.map(|p| p as i64),
+                body.public,
+                body.turn_seconds.map(|t| t as i64),
+                now_ms(),
+            )
+            .await;
+            match stored {
+                Ok(()) => break,
+                Err(error) if attempt >= 5 => return Err(ApiError::from(error)),
+                Err(_) => {}
+            }
+        }
+        code = new_code()?;
+    }
+    let setup = Setup {
+        code: code.clone(),
+        game: body.game,
+        rules,
+        players: body.players,
+        public: body.public,
+        turn_seconds: body.turn_seconds,
+        cpu: body.cpu,
+        host: player,
+        nickname,
+        seat,
+    };
+    let (room, token) = Room::new(state.clone(), rooms.config.clone(), setup)?;
+    let snapshot = room.snapshot();
+    let seat_name = names[seat].clone();
+    let (tx, rx) = mpsc::channel(1024);
+    rooms.lock().insert(code.clone(), Entry { tx, shared: room.shared() });
+    tokio::spawn(room.run(rx));
+    tracing::info!(room = %code, "room created");
+    let body = json!({"code": code, "link": rooms.link(&headers, &code), "seat": seat_name, "token": token,
+                      "room": snapshot});
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+/// `GET /api/rooms`: the public rooms in their lobby with an open seat.
+pub(crate) async fn list(State(state): State<AppState>) -> Json<Value> {
+    let mut rooms: Vec<Value> =
+        state.rooms.lock().values().filter_map(|e| e.shared.listing.lock().ok().and_then(|l| l.clone())).collect();
+    rooms.sort_by_key(|r| std::cmp::Reverse(r["created"].as_i64().unwrap_or_default()));
+    rooms.truncate(200);
+    Json(json!({ "rooms": rooms }))
+}
+
+/// `GET /api/rooms/{code}`: the room's snapshot and invite link.
+///
+/// # Errors
+/// `unknown_room`.
+pub(crate) async fn show(
+    State(state): State<AppState>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let (tx, _) = state.rooms.get(&code)?;
+    let (reply, answer) = oneshot::channel();
+    tx.send(Msg::Snapshot { reply }).await.map_err(|_| closed(&code))?;
+    let room = answer.await.map_err(|_| closed(&code))?;
+    let code = normalise(&code);
+    Ok(Json(json!({"code": code, "link": state.rooms.link(&headers, &code), "room": room})))
+}
+
+fn closed(code: &str) -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "unknown_room", format!("room {code} has closed"))
+}
+
+/// `POST /api/rooms/{code}/join`: a seat and its token.
+///
+/// # Errors
+/// `unknown_room`, `room_full`, `seat_taken`, `room_started`, `bad_seat`, `bad_nickname`.
+pub(crate) async fn join(
+    State(state): State<AppState>,
+    Extension(PlayerId(player)): Extension<PlayerId>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+    crate::body::OptionalJsonBody(body): crate::body::OptionalJsonBody<JoinRoom>,
+) -> Result<Json<Value>, ApiError> {
+    let (tx, _) = state.rooms.get(&code)?;
+    let nickname = nickname_for(&state, &player, body.nickname).await?;
+    let (reply, answer) = oneshot::channel();
+    tx.send(Msg::Join { player, nickname, seat: body.seat, reply }).await.map_err(|_| closed(&code))?;
+    let joined = answer.await.map_err(|_| closed(&code))??;
+    let code = normalise(&code);
+    Ok(Json(json!({"code": code, "link": state.rooms.link(&headers, &code), "seat": joined.seat,
+                   "token": joined.token, "room": joined.room})))
+}

@@ -1,0 +1,129 @@
+//! The room WebSocket's client messages (`docs/api.md`, "Rooms").
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// A message from a client. Every one but `hello`, `ping` and `ack` is a command of a seat and
+/// carries that seat's `token`; any may carry an `id` (echoed in a refusal, and a repeated `id`
+/// of the same seat is refused as a duplicate).
+#[derive(Clone, Debug, Deserialize)]
+pub struct ClientMessage {
+    /// The command.
+    #[serde(flatten)]
+    pub command: Command,
+    /// The seat token (commands only).
+    #[serde(default)]
+    pub token: Option<String>,
+    /// The client's id for this message.
+    #[serde(default)]
+    pub id: Option<Value>,
+}
+
+/// What a client asks.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Command {
+    /// Start or resume: the token binds the connection to a seat (none: a spectator).
+    Hello {
+        /// The last room version the client applied (none: a snapshot).
+        #[serde(default)]
+        version: Option<u64>,
+    },
+    /// Liveness.
+    Ping,
+    /// The client has applied everything up to this room version.
+    Ack {
+        /// The room version.
+        version: u64,
+    },
+    /// Lobby: move to another open seat.
+    Seat {
+        /// The seat's name.
+        seat: String,
+    },
+    /// Lobby: ready or not.
+    Ready {
+        /// Ready (default true).
+        #[serde(default = "yes")]
+        ready: bool,
+    },
+    /// Host, lobby: give an open seat to the computer at `level`, or (`level` null) open a
+    /// computer seat again.
+    Cpu {
+        /// The seat.
+        seat: String,
+        /// The level or bot name.
+        #[serde(default)]
+        level: Option<String>,
+    },
+    /// Host, lobby: start the game.
+    Start {
+        /// Give every open seat to the computer at this level first.
+        #[serde(default)]
+        fill_cpu: Option<String>,
+    },
+    /// Lobby or after a game: leave the seat.
+    Leave,
+    /// A game action.
+    Move {
+        /// Notation.
+        action: String,
+        /// The game's version the client saw.
+        version: u64,
+        /// The seat (must be the token's).
+        #[serde(default)]
+        seat: Option<String>,
+    },
+    /// Resign the game.
+    Resign,
+    /// Ur: offer a draw.
+    DrawOffer,
+    /// Ur: accept the other side's offer.
+    DrawAccept,
+    /// Ur: decline it.
+    DrawDecline,
+    /// After a game: play again with the same seats.
+    Rematch,
+    /// A chat line.
+    Chat {
+        /// The text.
+        text: String,
+    },
+    /// Host, during a game: let the computer play a seat whose player has been away longer
+    /// than the grace period.
+    HandToCpu {
+        /// The seat.
+        seat: String,
+        /// The level (default `normal`).
+        #[serde(default)]
+        level: Option<String>,
+    },
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Command {
+    /// The message's `type`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Command::Hello { .. } => "hello",
+            Command::Ping => "ping",
+            Command::Ack { .. } => "ack",
+            Command::Seat { .. } => "seat",
+            Command::Ready { .. } => "ready",
+            Command::Cpu { .. } => "cpu",
+            Command::Start { .. } => "start",
+            Command::Leave => "leave",
+            Command::Move { .. } => "move",
+            Command::Resign => "resign",
+            Command::DrawOffer => "draw_offer",
+            Command::DrawAccept => "draw_accept",
+            Command::DrawDecline => "draw_decline",
+            Command::Rematch => "rematch",
+            Command::Chat { .. } => "chat",
+            Command::HandToCpu { .. } => "hand_to_cpu",
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! A room's WebSocket (`GET /api/rooms/{code}/ws`): checks the origin, then relays messages
+//! between the socket and the room's task, enforcing the per-connection size and rate limits.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, header};
+use axum::response::Response;
+use serde_json::json;
+use tokio::sync::mpsc;
+
+use super::RoomConfig;
+use super::protocol::ClientMessage;
+use super::room::{Msg, Out, Shared};
+use crate::app::AppState;
+use crate::error::ApiError;
+
+/// `GET /api/rooms/{code}/ws`.
+///
+/// # Errors
+/// `bad_origin` (403), `unknown_room` (404).
+pub async fn upgrade(
+    State(state): State<AppState>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or_default();
+        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
+        if !state.rooms.origin_allowed(origin, host) {
+            return Err(ApiError::forbidden(
+                "bad_origin",
+                format!(
+                    "a WebSocket from origin {origin:?} is refused: the page must come from {host:?} or the public URL"
+                ),
+            ));
+        }
+    }
+    let (tx, shared) = state.rooms.get(&code)?;
+    let config = state.rooms.config.clone();
+    let conn = state.rooms.next_connection();
+    Ok(ws
+        // tungstenite zeroes its read buffer's free space on every read: its 128 KiB default
+        // costs more than the rest of a move; room messages are small.
+        .read_buffer_size(8 * 1024)
+        .max_message_size(config.hard_message_bytes)
+        .max_frame_size(config.hard_message_bytes)
+        .on_upgrade(move |socket| session(state, tx, shared, config, conn, socket)))
+}
+
+/// A token bucket with strikes: over the rate a message is refused; too many refusals within
+/// the window close the connection.
+struct Limiter {
+    tokens: f64,
+    last: Instant,
+    strikes: u32,
+    first_strike: Instant,
+}
+
+impl Limiter {
+    fn new(config: &RoomConfig) -> Limiter {
+        let now = Instant::now();
+        Limiter { tokens: f64::from(config.burst), last: now, strikes: 0, first_strike: now }
+    }
+
+    fn take(&mut self, config: &RoomConfig) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.last).as_secs_f64() * f64::from(config.rate_per_second);
+        self.tokens = (self.tokens + refill).min(f64::from(config.burst));
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Counts a refusal; true when the connection must close.
+    fn strike(&mut self, config: &RoomConfig) -> bool {
+        let now = Instant::now();
+        if now.duration_since(self.first_strike) > config.strike_window {
+            self.strikes = 0;
+            self.first_strike = now;
+        }
+        self.strikes += 1;
+        self.strikes >= config.strikes_to_close
+    }
+}
+
+fn error_text(code: &str, message: &str, version: u64) -> Message {
+    Message::Text(
+        json!({"type": "error", "code": code, "message": message, "status": 400, "command": null, "id": null,
+               "version": version, "game_version": null})
+        .to_string()
+        .into(),
+    )
+}
+
+async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
+    let frame = CloseFrame { code, reason: Utf8Bytes::from(reason) };
+    let _ = socket.send(Message::Close(Some(frame))).await;
+}
+
+async fn session(
+    state: AppState,
+    tx: mpsc::Sender<Msg>,
+    shared: Arc<Shared>,
+    config: RoomConfig,
+    conn: u64,
+    mut socket: WebSocket,
+) {
+    let (out, mut outbox) = mpsc::channel(config.outbox);
+    if tx.send(Msg::Connect { conn, out }).await.is_err() {
+        close(&mut socket, 1001, "the room has closed").await;
+        return;
+    }
+    let mut shutdown = state.shutdown.clone();
+    let mut limiter = Limiter::new(&config);
+    loop {
+        tokio::select! {
+            incoming = socket.recv() => {
+                let (text, binary) = match incoming {
+                    Some(Ok(Message::Text(text))) => (text, false),
+                    Some(Ok(Message::Binary(_))) => (Utf8Bytes::from_static(""), true),
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => continue,
+                };
+                let version = shared.version.load(Ordering::Relaxed);
+                let refusal = if !limiter.take(&config) {
+                    Some(("rate_limited", format!(
+                        "more than {} messages a second (burst {}): this one was dropped; slow down or be disconnected",
+                        config.rate_per_second, config.burst)))
+                } else if text.len() > config.max_message_bytes {
+                    Some(("message_too_large", format!(
+                        "a message has at most {} bytes, this one has {}", config.max_message_bytes, text.len())))
+                } else if binary {
+                    Some(("malformed_json", "send JSON text frames, not binary ones".to_owned()))
+                } else {
+                    None
+                };
+                if let Some((code, message)) = refusal {
+                    if socket.send(error_text(code, &message, version)).await.is_err() { break }
+                    if limiter.strike(&config) {
+                        close(&mut socket, 1008, "too many refused messages (rate or size limit)").await;
+                        break;
+                    }
+                    continue;
+                }
+                match crate::body::parse::<ClientMessage>(text.as_bytes()) {
+                    Ok(message) => {
+                        if tx.send(Msg::Incoming { conn, message }).await.is_err() {
+                            close(&mut socket, 1001, "the room has closed").await;
+                            break;
+                        }
+                    }
+                    Err(error) => {
+                        if socket.send(error_text(error.code, &error.message, version)).await.is_err() { break }
+                    }
+                }
+            }
+            out = outbox.recv() => match out {
+                Some(Out::Text(text)) => {
+                    if socket.send(Message::Text(text)).await.is_err() { break }
+                }
+                Some(Out::Close(code, reason)) => {
+                    close(&mut socket, code, &reason).await;
+                    break;
+                }
+                None => {
+                    close(&mut socket, 1008, "too slow: reconnect and catch up").await;
+                    break;
+                }
+            },
+            _ = shutdown.changed() => {
+                close(&mut socket, 1001, "the server is shutting down").await;
+                break;
+            }
+        }
+    }
+    let _ = tx.send(Msg::Disconnect { conn }).await;
+}

@@ -1,0 +1,100 @@
+// Online rooms in two browsers: one creates an Ur room, the other joins by the invite link;
+// they get ready, play a few moves, one resigns, and both players' stats count the game.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { DESKTOP, PHONE, launch, newPage, screenshot, startServer, statsRows } from '../lib.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The room snapshot as the page's server sees it. */
+async function roomOf(page, code) {
+  return page.evaluate(async (c) => (await (await fetch(`/api/rooms/${c}`)).json()).room, code);
+}
+
+test('an Ur room: create, join by link, ready, play, resign; both stats count it', async () => {
+  const host = await newPage(browser, { viewport: DESKTOP });
+  const guest = await newPage(browser, { viewport: PHONE });
+  // The host sets a nickname and creates the room from the set-up page.
+  await host.page.goto(`${server.url}?pace=0#/`);
+  await host.page.locator('#nickname').fill('Mina');
+  await host.page.getByRole('button', { name: 'Save' }).click();
+  await host.page.getByText('Saved.').waitFor();
+  await host.page.goto(`${server.url}?pace=0#/setup/ur/room`);
+  await host.page.locator('#start').click();
+  await host.page.locator('#lobby #invite').waitFor();
+  const link = await host.page.locator('#invite').inputValue();
+  const code = /#\/room\/([A-Z0-9]{6})$/.exec(link)[1];
+  assert.match(code, /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{6}$/);
+  let room = await roomOf(host.page, code);
+  assert.equal(room.status, 'lobby');
+  assert.deepEqual(room.seats.map((s) => [s.name, s.kind]), [['light', 'human'], ['dark', 'open']]);
+  assert.equal(room.seats[0].nickname, 'Mina');
+  await screenshot(host.page, 'room-lobby-desktop');
+
+  // The guest opens the link (with animations off) and takes the free seat.
+  await guest.page.goto(link.replace('/#/', '/?pace=0#/'));
+  await guest.page.locator('.lobby-seat[data-seat="dark"] button', { hasText: 'Sit here' }).click();
+  await guest.page.locator('#ready').waitFor();
+  await guest.page.locator('#ready').click();
+  await guest.page.waitForFunction(() => document.querySelector('#ready')?.getAttribute('aria-pressed') === 'true');
+  await screenshot(guest.page, 'room-lobby-phone');
+  // The host sees the guest ready and starts.
+  await host.page.waitForFunction(() => !document.querySelector('#start-room')?.hasAttribute('disabled'));
+  await host.page.locator('#start-room').click();
+  await host.page.waitForFunction(() => document.getElementById('view')?.dataset.status === 'playing');
+  await guest.page.waitForFunction(() => document.getElementById('view')?.dataset.status === 'playing');
+
+  // A few moves: whoever's turn it is clicks a highlighted move; the other sees no move.
+  for (let i = 0; i < 6; i++) {
+    room = await roomOf(host.page, code);
+    assert.equal(room.status, 'playing');
+    const mover = room.state.to_move === 'light' ? host : guest;
+    const other = mover === host ? guest : host;
+    await mover.page.locator('#board .legal').first().waitFor();
+    assert.equal(await other.page.locator('#board .legal').count(), 0, 'only the seat to move has moves');
+    const before = room.version;
+    await mover.page.locator('#board .legal').first().click();
+    for (const p of [host.page, guest.page]) {
+      await p.waitForFunction((v) => Number(document.getElementById('view')?.dataset.version) > v, before);
+    }
+  }
+  await screenshot(guest.page, 'room-play-phone');
+  // Both boards show the same position as the server.
+  room = await roomOf(host.page, code);
+  for (const p of [host.page, guest.page]) {
+    await p.waitForFunction((v) => Number(document.getElementById('view')?.dataset.version) >= v, room.version);
+  }
+  // The guest (dark) resigns: light wins.
+  await guest.page.locator('#resign').click();
+  await guest.page.locator('#resign').click();
+  await host.page.locator('#result h2', { hasText: 'You won!' }).waitFor();
+  await guest.page.locator('#result h2', { hasText: 'You lost' }).waitFor();
+  room = await roomOf(host.page, code);
+  assert.equal(room.status, 'finished');
+  assert.deepEqual(room.state.end, { reason: 'resign', by: 'dark' });
+  await screenshot(host.page, 'room-result-desktop');
+
+  // Both players' stats count the room game.
+  const hostRows = await statsRows(host.page, server.url);
+  const guestRows = await statsRows(guest.page, server.url);
+  const row = (rows) => rows.find((r) => r.game === 'Royal Game of Ur' && r.mode.startsWith('Online room'));
+  assert.ok(row(hostRows), JSON.stringify(hostRows));
+  assert.equal(row(hostRows).played, '1');
+  assert.equal(row(hostRows).won, '1');
+  assert.equal(row(guestRows).played, '1');
+  assert.equal(row(guestRows).lost, '1');
+  host.check();
+  guest.check();
+  await host.context.close();
+  await guest.context.close();
+});

@@ -1,0 +1,63 @@
+// The Ur game review with a solved table: the 3-piece Finkel game is solved by `madang ur solve`
+// into the server's data directory before it starts (a second; the full table is not needed).
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { DESKTOP, launch, madang, newPage, openSetup, playToEnd, screenshot, startServer } from '../lib.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer({
+    prepare: async (dataDir) => {
+      await madang(['ur', 'solve', '--rules', '{"pieces":3}', '--data-dir', dataDir, '--threads', '1']);
+    },
+  });
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('the board shows the winning chance, and the end screen reviews every move', async () => {
+  const { page, check, context } = await newPage(browser, { viewport: DESKTOP });
+  await openSetup(page, server.url, 'ur', 7);
+  await page.locator('details.options summary').click();
+  await page.locator('#opt-pieces').fill('3');
+  await page.locator('#start').click();
+  await page.locator('#board .legal').first().waitFor();
+  const id = /#\/play\/([0-9a-f]+)/.exec(page.url())[1];
+  const state = await page.evaluate(async (gameId) => (await fetch(`/api/games/${gameId}`)).json(), id);
+  assert.deepEqual(state.rules, { pieces: 3 });
+  assert.equal(typeof state.win_chance, 'number');
+  // The meter says light's chance in percent with one decimal, as the state gives it.
+  const shown = await page.locator('#win-chance').getAttribute('aria-valuenow');
+  assert.equal(shown, (state.win_chance * 100).toFixed(1));
+
+  // Play badly on purpose (always the last highlighted move) so that the review has grades.
+  await playToEnd(page, { choose: (actions) => actions.length - 1 });
+  await page.locator('#review-graph').waitFor();
+  const review = await page.evaluate(async (gameId) => (await fetch(`/api/games/${gameId}/review`)).json(), id);
+  // One column per decision, and the graph's columns are as tall as light's chance after it.
+  const heights = await page.locator('#review-graph .ur-graph-col').evaluateAll((els) => els.map((e) => e.style.height));
+  assert.equal(heights.length, review.moves.length);
+  heights.forEach((height, i) => {
+    const want = Math.max(1, review.moves[i].after * 100);
+    assert.ok(Math.abs(parseFloat(height) - want) < 1e-3, `column ${i}: ${height}, light's chance ${want} %`);
+  });
+  // The list shows every decision that had a choice, each with its grade.
+  const listed = await page.locator('#review-moves li').evaluateAll((els) => els.map((e) => e.dataset.grade));
+  assert.deepEqual(listed, review.moves.filter((m) => m.choices > 1).map((m) => m.grade));
+  // The summary counts of the person's seat match the review's.
+  for (const grade of ['best', 'good', 'inaccuracy', 'mistake', 'blunder']) {
+    const cell = await page.locator(`.ur-review-summary tr[data-seat="light"] td[data-col="${grade}"]`).textContent();
+    assert.equal(cell, String(review.summary.light[grade]));
+  }
+  // Every non-best move gave something away.
+  assert.ok(review.moves.every((m) => (m.grade === 'best') === (m.loss < review.thresholds.best)));
+  await page.locator('.ur-review-details summary').click();
+  await screenshot(page, 'ur-review');
+  check();
+  await context.close();
+});
