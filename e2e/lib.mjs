@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -158,7 +159,8 @@ export async function openSetup(page, url, game, n) {
  * Plays until the result screen shows, only by clicking highlighted moves (`.legal`) as a
  * person would: the first one, or the one `choose` picks from the list of their actions.
  * @param {import('playwright-core').Page} page
- * @param {{maxClicks?: number, choose?: (actions: string[]) => number}} [options]
+ * `onTurn`, when given, runs at each of the person's turns before the click (to look at the board).
+ * @param {{maxClicks?: number, choose?: (actions: string[]) => number, onTurn?: () => Promise<void>}} [options]
  * @returns {Promise<number>} the number of clicks
  */
 export async function playToEnd(page, options = {}) {
@@ -174,6 +176,7 @@ export async function playToEnd(page, options = {}) {
     );
     if (await page.locator('#result').isVisible()) return clicks;
     if (await revealRoll(page)) continue;
+    if (options.onTurn) await options.onTurn();
     const actions = await legal.evaluateAll((els) => els.map((el) => el.getAttribute('data-action') ?? ''));
     const index = options.choose ? options.choose(actions) : 0;
     const before = await page.evaluate(() => Number(document.getElementById('view')?.dataset.version ?? -1));
@@ -226,4 +229,32 @@ export async function statsRows(page, url) {
   return page.locator('#stats tbody tr').evaluateAll((rows) =>
     rows.map((r) => Object.fromEntries([...r.querySelectorAll('[data-col]')].map((c) => [c.getAttribute('data-col'), c.textContent?.trim()]))),
   );
+}
+
+/**
+ * One server and one browser for a test file: started before its tests, stopped after them.
+ * `env.server` and `env.browser` are set once `before` has run.
+ * @param {{prepare?: (dataDir: string) => Promise<void>}} [options] as for `startServer`
+ */
+export function suite(options) {
+  /** @type {{server: any, browser: any}} */
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await startServer(options);
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
+}
+
+/**
+ * The state of the game the page shows (`#/play/ID`), as the page's own player sees it.
+ * @param {import('playwright-core').Page} page
+ */
+export async function gameState(page) {
+  const id = /#\/play\/([0-9a-f]+)/.exec(page.url())[1];
+  return page.evaluate(async (gameId) => (await fetch(`/api/games/${gameId}`)).json(), id);
 }

@@ -1,23 +1,14 @@
 // The pages around the games: home, language switch, nickname, record files, bad input.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { DESKTOP, PHONE, launch, newPage, screenshot, startServer } from '../lib.mjs';
+import { test } from 'node:test';
+import { DESKTOP, PHONE, newPage, screenshot, suite } from '../lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = suite();
 
 test('Korean by default for a Korean browser, English one click away, and the choice is kept', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: PHONE, locale: 'ko-KR' });
-  await page.goto(`${server.url}#/`);
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE, locale: 'ko-KR' });
+  await page.goto(`${env.server.url}#/`);
   await page.locator('.game-list').waitFor();
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'ko');
   const names = await page.locator('.game-card h2').allTextContents();
@@ -34,8 +25,8 @@ test('Korean by default for a Korean browser, English one click away, and the ch
 });
 
 test('an English browser gets English; the nickname can be changed', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: DESKTOP, locale: 'en-US' });
-  await page.goto(`${server.url}#/`);
+  const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP, locale: 'en-US' });
+  await page.goto(`${env.server.url}#/`);
   await page.locator('#nickname').waitFor();
   assert.match(await page.locator('#nickname').inputValue(), /^Guest /);
   await page.locator('#nickname').fill('Mina');
@@ -49,16 +40,16 @@ test('an English browser gets English; the nickname can be changed', async () =>
 });
 
 test('every rules page in both languages; Ur has the 1-4-6-4-1 table', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: DESKTOP });
+  const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP });
   for (const lang of ['en', 'ko']) {
     for (const game of ['yut', 'ur', 'ludo', 'dice-poker']) {
-      await page.goto(`${server.url}?lang=${lang}#/rules/${game}`);
+      await page.goto(`${env.server.url}?lang=${lang}#/rules/${game}`);
       await page.locator('article.rules h2').first().waitFor();
       const text = await page.locator('article.rules').textContent();
       assert.ok(text.length > 600, `${lang} rules of ${game} are ${text.length} characters`);
     }
   }
-  await page.goto(`${server.url}?lang=en#/rules/ur`);
+  await page.goto(`${env.server.url}?lang=en#/rules/ur`);
   const ways = await page.locator('#ur-dice-table tbody tr td:nth-child(2)').allTextContents();
   assert.deepEqual(ways, ['1', '4', '6', '4', '1']);
   const combos = await page.locator('#ur-dice-table .combo').count();
@@ -68,8 +59,8 @@ test('every rules page in both languages; Ur has the 1-4-6-4-1 table', async () 
 });
 
 test('a record file replays in the browser; a bad one gets a clear error', async () => {
-  const { page, check, context, allow } = await newPage(browser, { viewport: DESKTOP });
-  await page.goto(`${server.url}?pace=0#/replay-file`);
+  const { page, check, context, allow } = await newPage(env.browser, { viewport: DESKTOP });
+  await page.goto(`${env.server.url}?pace=0#/replay-file`);
   // The worked example of the spec (README.md, "Game records").
   const record = { game: 'ur', rules: { preset: 'finkel' }, players: 2, actions: ['roll 2', 'move 0', 'roll 3', 'move 0', 'roll 0', 'roll 4'] };
   await page.locator('#record-file').setInputFiles({ name: 'game.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(record)) });
@@ -81,7 +72,7 @@ test('a record file replays in the browser; a bad one gets a clear error', async
   await page.locator('#prev').click();
   await page.waitForFunction(() => document.getElementById('step-caption')?.textContent?.startsWith('Step 5 of 6'));
 
-  await page.goto(`${server.url}?pace=0#/replay-file`);
+  await page.goto(`${env.server.url}?pace=0#/replay-file`);
   allow(/422/);
   const bad = { ...record, actions: ['roll 2', 'move 5'] };
   await page.locator('#record-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });

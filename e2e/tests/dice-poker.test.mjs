@@ -3,25 +3,10 @@
 // in Korean on a type B board with a custom layout.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { DESKTOP, PHONE, launch, newPage, openSetup, playToEnd, screenshot, startServer, statsRows } from '../lib.mjs';
+import { test } from 'node:test';
+import { DESKTOP, PHONE, gameState, newPage, openSetup, playToEnd, screenshot, statsRows, suite } from '../lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** The game's state as the page's own player sees it. */
-async function gameState(page) {
-  const id = /#\/play\/([0-9a-f]+)/.exec(page.url())[1];
-  return page.evaluate(async (gameId) => (await fetch(`/api/games/${gameId}`)).json(), id);
-}
+const env = suite();
 
 /** The English hand names the engine uses, as the page shows them in English and Korean. */
 const HANDS = {
@@ -54,13 +39,7 @@ async function checkHands(page, state, lang) {
  */
 async function playNoting(page) {
   const seen = { tokenOnly: 0, toggle: 0, clicks: 0 };
-  for (; seen.clicks < 200; seen.clicks++) {
-    await page.waitForFunction(
-      () => document.getElementById('result')?.hidden === false || document.querySelector('#board .legal') !== null,
-      null,
-      { timeout: 30000 },
-    );
-    if (await page.locator('#result').isVisible()) return seen;
+  const onTurn = async () => {
     if (await page.locator('#board .dp-token-only').count()) {
       seen.tokenOnly++;
       const actions = await page.locator('#board .legal').evaluateAll((els) => els.map((e) => e.getAttribute('data-action')));
@@ -68,20 +47,14 @@ async function playNoting(page) {
       assert.equal(await page.locator('#dp-token-toggle').count(), 0);
     }
     if (await page.locator('#dp-token-toggle').count()) seen.toggle++;
-    const before = await page.evaluate(() => document.querySelectorAll('#log li').length);
-    await page.locator('#board .legal').first().click();
-    await page.waitForFunction(
-      (n) => document.querySelectorAll('#log li').length > n || document.getElementById('result')?.hidden === false,
-      before,
-      { timeout: 30000 },
-    );
-  }
-  throw new Error('no result after 200 clicks');
+  };
+  seen.clicks = await playToEnd(page, { maxClicks: 200, onTurn });
+  return seen;
 }
 
 test('a whole game against the computer with default rules, then the stats', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: DESKTOP });
-  await openSetup(page, server.url, 'dice-poker', 1);
+  const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP });
+  await openSetup(page, env.server.url, 'dice-poker', 1);
   await page.locator('#start').click();
   await page.locator('#board .dp-board').waitFor();
   const start = await gameState(page);
@@ -115,7 +88,7 @@ test('a whole game against the computer with default rules, then the stats', asy
   assert.equal(await page.locator('#board .dp-cell.out-hand').count(), 4);
   await screenshot(page, 'dice-poker-desktop-result');
 
-  const rows = await statsRows(page, server.url);
+  const rows = await statsRows(page, env.server.url);
   const row = rows.find((r) => r.game === 'Seven Dice Poker');
   assert.ok(row, `a stats row for Seven Dice Poker: ${JSON.stringify(rows)}`);
   assert.equal(row.mode, 'Against the computer · Normal');
@@ -128,8 +101,8 @@ test('a whole game against the computer with default rules, then the stats', asy
 });
 
 test('the token rule on a phone: the token switch, touch targets, keyboard', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: PHONE });
-  await openSetup(page, server.url, 'dice-poker', 3);
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE });
+  await openSetup(page, env.server.url, 'dice-poker', 3);
   await page.locator('details.options summary').click();
   await page.locator('#opt-tokens').selectOption('true');
   await page.locator('#start').click();
@@ -177,8 +150,8 @@ test('the token rule on a phone: the token switch, touch targets, keyboard', asy
 });
 
 test('two people on one screen in Korean, type B on a custom layout, token-only turns', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: PHONE, locale: 'ko-KR' });
-  await openSetup(page, server.url, 'dice-poker', 1);
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE, locale: 'ko-KR' });
+  await openSetup(page, env.server.url, 'dice-poker', 1);
   await page.locator('input[name="mode"][value="same_screen"]').check();
   await page.locator('details.options summary').click();
   await page.locator('#opt-board').selectOption('b');
@@ -211,8 +184,8 @@ test('two people on one screen in Korean, type B on a custom layout, token-only 
 });
 
 test('the rules page in both languages', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: PHONE });
-  await page.goto(`${server.url}?pace=0#/rules/dice-poker`);
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE });
+  await page.goto(`${env.server.url}?pace=0#/rules/dice-poker`);
   await page.locator('#dp-hands-table').waitFor();
   assert.equal(await page.locator('#dp-hands-table tbody tr').count(), 6);
   assert.equal(await page.locator('.dp-diagram').count(), 2);

@@ -3,32 +3,17 @@
 // neither won nor lost); Korean; animated play.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { DESKTOP, PHONE, launch, newPage, openSetup, playToEnd, ready, screenshot, seed, startServer, statsRows } from '../lib.mjs';
+import { test } from 'node:test';
+import { DESKTOP, PHONE, gameState, newPage, openSetup, playToEnd, ready, screenshot, seed, statsRows, suite } from '../lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** The game's state as the page's own player sees it. */
-async function gameState(page) {
-  const id = /#\/play\/([0-9a-f]+)/.exec(page.url())[1];
-  return page.evaluate(async (gameId) => (await fetch(`/api/games/${gameId}`)).json(), id);
-}
+const env = suite();
 
 /** The lowest action among the highlighted ones (a piece and its landing square share one). */
 const lowest = (actions) => actions.indexOf([...actions].sort()[0]);
 
 test('a whole game against three hard computers, won by clicking highlighted pieces; result and stats', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: DESKTOP });
-  await openSetup(page, server.url, 'ludo', 3);
+  const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP });
+  await openSetup(page, env.server.url, 'ludo', 3);
   // Fixed seating, one mode: no seat or mode choice, only the level.
   assert.equal(await page.locator('input[name="mode"]').count(), 0);
   assert.equal(await page.locator('select[name^="seat-"]').count(), 0);
@@ -83,7 +68,7 @@ test('a whole game against three hard computers, won by clicking highlighted pie
   assert.equal(await page.locator('#board .legal').count(), 0);
   await screenshot(page, 'ludo-desktop-result');
 
-  const rows = await statsRows(page, server.url);
+  const rows = await statsRows(page, env.server.url);
   const row = rows.find((r) => r.game === 'Ludo');
   assert.ok(row, `a stats row for Ludo: ${JSON.stringify(rows)}`);
   assert.equal(row.mode, 'Against the computer · Hard');
@@ -93,8 +78,8 @@ test('a whole game against three hard computers, won by clicking highlighted pie
 });
 
 test('the phone layout: the board fits, tap areas of 44 px, keyboard play; leaving counts as played only', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: PHONE });
-  await openSetup(page, server.url, 'ludo', 12);
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE });
+  await openSetup(page, env.server.url, 'ludo', 12);
   await screenshot(page, 'ludo-setup-phone');
   await page.locator('#start').click();
   await ready(page);
@@ -137,7 +122,7 @@ test('the phone layout: the board fits, tap areas of 44 px, keyboard play; leavi
   assert.equal(await page.locator('#result h2').textContent(), 'The game was left unfinished');
   const end = await gameState(page);
   assert.deepEqual(end.end, { reason: 'abandoned', by: '0' });
-  const rows = await statsRows(page, server.url);
+  const rows = await statsRows(page, env.server.url);
   const row = rows.find((r) => r.game === 'Ludo');
   assert.deepEqual([row.played, row.won, row.lost, row.no_result], ['1', '0', '0', '1']);
   check();
@@ -145,8 +130,8 @@ test('the phone layout: the board fits, tap areas of 44 px, keyboard play; leavi
 });
 
 test('in Korean: the board, the move log and the rules', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: PHONE, locale: 'ko-KR' });
-  await page.goto(`${server.url}?pace=0&seed=${seed(7)}#/setup/ludo`);
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE, locale: 'ko-KR' });
+  await page.goto(`${env.server.url}?pace=0&seed=${seed(7)}#/setup/ludo`);
   await page.locator('#start').click();
   await ready(page);
   for (let i = 0; i < 4; i++) {
@@ -162,7 +147,7 @@ test('in Korean: the board, the move log and the rules', async () => {
   assert.doesNotMatch(log, /seat \d|rolls|moves/, 'every engine event is translated');
   assert.match(await page.locator('.ludo-roll-text').textContent(), /^빨강: 주사위 \d$/);
   await screenshot(page, 'ludo-phone-ko');
-  await page.goto(`${server.url}#/rules/ludo`);
+  await page.goto(`${env.server.url}#/rules/ludo`);
   await page.locator('article.rules h2').first().waitFor();
   assert.match(await page.locator('article.rules').textContent(), /별 칸/);
   await screenshot(page, 'ludo-rules-phone-ko');
@@ -171,12 +156,12 @@ test('in Korean: the board, the move log and the rules', async () => {
 });
 
 test('with animations on, rolls and moves are drawn step by step without errors', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: PHONE });
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE });
   const steps = [];
   page.on('request', (r) => {
     if (/\/steps\/\d+$/.test(r.url())) steps.push(r.url());
   });
-  await page.goto(`${server.url}?pace=30&seed=${seed(3)}#/setup/ludo`);
+  await page.goto(`${env.server.url}?pace=30&seed=${seed(3)}#/setup/ludo`);
   await page.locator('#start').click();
   await ready(page);
   for (let i = 0; i < 3; i++) {

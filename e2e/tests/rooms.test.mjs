@@ -2,19 +2,10 @@
 // they get ready, play a few moves, one resigns, and both players' stats count the game.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { DESKTOP, PHONE, launch, newPage, screenshot, startServer, statsRows } from '../lib.mjs';
+import { test } from 'node:test';
+import { DESKTOP, PHONE, newPage, screenshot, statsRows, suite } from '../lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = suite();
 
 /** The room snapshot as the page's server sees it. */
 async function roomOf(page, code) {
@@ -22,14 +13,14 @@ async function roomOf(page, code) {
 }
 
 test('an Ur room: create, join by link, ready, play, resign; both stats count it', async () => {
-  const host = await newPage(browser, { viewport: DESKTOP });
-  const guest = await newPage(browser, { viewport: PHONE });
+  const host = await newPage(env.browser, { viewport: DESKTOP });
+  const guest = await newPage(env.browser, { viewport: PHONE });
   // The host sets a nickname and creates the room from the set-up page.
-  await host.page.goto(`${server.url}?pace=0#/`);
+  await host.page.goto(`${env.server.url}?pace=0#/`);
   await host.page.locator('#nickname').fill('Mina');
   await host.page.getByRole('button', { name: 'Save' }).click();
   await host.page.getByText('Saved.').waitFor();
-  await host.page.goto(`${server.url}?pace=0#/setup/ur/room`);
+  await host.page.goto(`${env.server.url}?pace=0#/setup/ur/room`);
   await host.page.locator('#start').click();
   await host.page.locator('#lobby #invite').waitFor();
   const link = await host.page.locator('#invite').inputValue();
@@ -85,8 +76,8 @@ test('an Ur room: create, join by link, ready, play, resign; both stats count it
   await screenshot(host.page, 'room-result-desktop');
 
   // Both players' stats count the room game.
-  const hostRows = await statsRows(host.page, server.url);
-  const guestRows = await statsRows(guest.page, server.url);
+  const hostRows = await statsRows(host.page, env.server.url);
+  const guestRows = await statsRows(guest.page, env.server.url);
   const row = (rows) => rows.find((r) => r.game === 'Royal Game of Ur' && r.mode.startsWith('Online room'));
   assert.ok(row(hostRows), JSON.stringify(hostRows));
   assert.equal(row(hostRows).played, '1');

@@ -2,27 +2,18 @@
 // into the server's data directory before it starts (a second; the full table is not needed).
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { DESKTOP, launch, madang, newPage, openSetup, playToEnd, screenshot, startServer } from '../lib.mjs';
+import { test } from 'node:test';
+import { DESKTOP, madang, newPage, openSetup, playToEnd, screenshot, suite } from '../lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer({
-    prepare: async (dataDir) => {
-      await madang(['ur', 'solve', '--rules', '{"pieces":3}', '--data-dir', dataDir, '--threads', '1']);
-    },
-  });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
+const env = suite({
+  prepare: async (dataDir) => {
+    await madang(['ur', 'solve', '--rules', '{"pieces":3}', '--data-dir', dataDir, '--threads', '1']);
+  },
 });
 
 test('the board shows the winning chance, and the end screen reviews every move', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: DESKTOP });
-  await openSetup(page, server.url, 'ur', 7);
+  const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP });
+  await openSetup(page, env.server.url, 'ur', 7);
   await page.locator('details.options summary').click();
   await page.locator('#opt-pieces').fill('3');
   await page.locator('#start').click();

@@ -2,30 +2,14 @@
 // the phone layout, keyboard play, stats, history, replay and resume.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { DESKTOP, PHONE, launch, newPage, openSetup, playToEnd, screenshot, statsRows } from '../lib.mjs';
-import { startServer } from '../lib.mjs';
+import { test } from 'node:test';
+import { DESKTOP, PHONE, gameState, newPage, openSetup, playToEnd, screenshot, statsRows, suite } from '../lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** The game's state as the page's own player sees it. */
-async function gameState(page) {
-  const id = /#\/play\/([0-9a-f]+)/.exec(page.url())[1];
-  return page.evaluate(async (gameId) => (await fetch(`/api/games/${gameId}`)).json(), id);
-}
+const env = suite();
 
 test('a whole game against the computer, then stats, history and replay', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: DESKTOP });
-  await openSetup(page, server.url, 'ur', 1);
+  const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP });
+  await openSetup(page, env.server.url, 'ur', 1);
   await page.locator('#start').click();
   await page.locator('#board .ur-board').waitFor();
   const start = await gameState(page);
@@ -52,7 +36,7 @@ test('a whole game against the computer, then stats, history and replay', async 
   assert.match(end.seed, /^[0-9a-f]{64}$/);
   await screenshot(page, 'ur-desktop-result');
 
-  const rows = await statsRows(page, server.url);
+  const rows = await statsRows(page, env.server.url);
   const row = rows.find((r) => r.game === 'Royal Game of Ur');
   assert.ok(row, `a stats row for Ur: ${JSON.stringify(rows)}`);
   assert.equal(row.mode, 'Against the computer · Normal');
@@ -61,7 +45,7 @@ test('a whole game against the computer, then stats, history and replay', async 
   assert.equal(row.lost, won ? '0' : '1');
 
   // History lists it as won or lost, and the replay viewer steps through it.
-  await page.goto(`${server.url}?pace=0#/history`);
+  await page.goto(`${env.server.url}?pace=0#/history`);
   const item = page.locator(`.history-item[data-id="${end.id}"]`);
   await item.waitFor();
   assert.equal(await item.locator('.outcome').textContent(), won ? 'Won' : 'Lost');
@@ -83,8 +67,8 @@ test('a whole game against the computer, then stats, history and replay', async 
 });
 
 test('two people on one screen take turns', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: DESKTOP });
-  await openSetup(page, server.url, 'ur', 2);
+  const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP });
+  await openSetup(page, env.server.url, 'ur', 2);
   await page.getByLabel('Same screen').check();
   await page.locator('#start').click();
   await page.locator('#board .ur-board').waitFor();
@@ -114,8 +98,8 @@ test('two people on one screen take turns', async () => {
 });
 
 test('the phone layout: no sideways scrolling, touch targets of 44 px, keyboard play', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: PHONE });
-  await openSetup(page, server.url, 'ur', 3);
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE });
+  await openSetup(page, env.server.url, 'ur', 3);
   await screenshot(page, 'ur-setup-phone');
   await page.locator('#start').click();
   await page.locator('#board .legal').first().waitFor();
@@ -140,12 +124,12 @@ test('the phone layout: no sideways scrolling, touch targets of 44 px, keyboard 
 });
 
 test('an unfinished game resumes from the history page', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: DESKTOP });
-  await openSetup(page, server.url, 'ur', 4);
+  const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP });
+  await openSetup(page, env.server.url, 'ur', 4);
   await page.locator('#start').click();
   await page.locator('#board .legal').first().waitFor();
   const state = await gameState(page);
-  await page.goto(`${server.url}?pace=0#/history`);
+  await page.goto(`${env.server.url}?pace=0#/history`);
   const item = page.locator(`.history-item[data-id="${state.id}"]`);
   await item.getByText('Resume').click();
   await page.locator('#board .legal').first().waitFor();
@@ -162,12 +146,12 @@ test('an unfinished game resumes from the history page', async () => {
 });
 
 test('with animations on, the computer’s rolls and moves are shown one by one', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: DESKTOP });
+  const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP });
   const steps = [];
   page.on('request', (r) => {
     if (/\/steps\/\d+$/.test(r.url())) steps.push(r.url());
   });
-  await page.goto(`${server.url}?pace=40&seed=${'0'.repeat(63)}5#/setup/ur`);
+  await page.goto(`${env.server.url}?pace=40&seed=${'0'.repeat(63)}5#/setup/ur`);
   await page.locator('#start').click();
   await page.locator('#board .legal').first().waitFor();
   for (let i = 0; i < 3; i++) {

@@ -3,26 +3,10 @@
 // stations, touch targets and the select-then-destination move; a team game's seats; Korean.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { DESKTOP, PHONE, launch, newPage, openSetup, playToEnd, screenshot, statsRows } from '../lib.mjs';
-import { startServer } from '../lib.mjs';
+import { test } from 'node:test';
+import { DESKTOP, PHONE, gameState, newPage, openSetup, playToEnd, screenshot, statsRows, suite } from '../lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** The game's state as the page's own player sees it. */
-async function gameState(page) {
-  const id = /#\/play\/([0-9a-f]+)/.exec(page.url())[1];
-  return page.evaluate(async (gameId) => (await fetch(`/api/games/${gameId}`)).json(), id);
-}
+const env = suite();
 
 /**
  * Opens the rule options of the set-up page and sets some.
@@ -48,8 +32,8 @@ async function assertTouchTargets(page) {
 }
 
 test('a whole game against the computer with two pieces a side, then the result and stats', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: PHONE });
-  await openSetup(page, server.url, 'yut', 11);
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE });
+  await openSetup(page, env.server.url, 'yut', 11);
   // Seat A is the person, seat B the computer.
   assert.equal(await page.locator('select[name="seat-A"]').inputValue(), 'human');
   assert.equal(await page.locator('select[name="seat-B"]').inputValue(), 'cpu');
@@ -83,7 +67,7 @@ test('a whole game against the computer with two pieces a side, then the result 
   }
   await screenshot(page, 'yut-phone-result');
 
-  const rows = await statsRows(page, server.url);
+  const rows = await statsRows(page, env.server.url);
   const row = rows.find((r) => r.game === 'Yut Nori');
   assert.ok(row, `a stats row for Yut: ${JSON.stringify(rows)}`);
   assert.equal(row.played, '1');
@@ -98,8 +82,8 @@ test('the default board at phone and desktop size: stations, trays, touch target
     [PHONE, 'yut-phone'],
     [DESKTOP, 'yut-desktop'],
   ]) {
-    const { page, check, context } = await newPage(browser, { viewport });
-    await openSetup(page, server.url, 'yut', 1);
+    const { page, check, context } = await newPage(env.browser, { viewport });
+    await openSetup(page, env.server.url, 'yut', 1);
     await page.locator('#start').click();
     await page.locator('#board .legal').first().waitFor();
     const state = await gameState(page);
@@ -163,8 +147,8 @@ test('the default board at phone and desktop size: stations, trays, touch target
 });
 
 test('a team game: seats A1, B1, A2, B2 and team trays; Korean terms on the board', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: PHONE, locale: 'ko-KR' });
-  await openSetup(page, server.url, 'yut', 7);
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE, locale: 'ko-KR' });
+  await openSetup(page, env.server.url, 'yut', 7);
   await setOptions(page, { mode: 'team-shared', pieces: '1' });
   await page.locator('#players').selectOption('4');
   assert.deepEqual(
@@ -196,14 +180,14 @@ test('a team game: seats A1, B1, A2, B2 and team trays; Korean terms on the boar
 });
 
 test('the rules page explains the throws and every option, in both languages', async () => {
-  const { page, check, context } = await newPage(browser, { viewport: PHONE });
-  await page.goto(`${server.url}?lang=en#/rules/yut`);
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE });
+  await page.goto(`${env.server.url}?lang=en#/rules/yut`);
   await page.locator('#yut-throw-table').waitFor();
   assert.equal(await page.locator('#yut-throw-table tbody tr').count(), 6);
   const en = await page.locator('article.rules').textContent();
   assert.doesNotMatch(en, /[\uac00-\ud7a3]/, 'no Korean on the English page');
   for (const word of ['chammeogi', 'back-do', 'nak', 'Shortcuts', 'Stacking', 'Finishing']) assert.ok(en.includes(word), word);
-  await page.goto(`${server.url}?lang=ko#/rules/yut`);
+  await page.goto(`${env.server.url}?lang=ko#/rules/yut`);
   await page.locator('#yut-throw-table').waitFor();
   const ko = await page.locator('article.rules').textContent();
   for (const word of ['참먹이', '빽도', '낙', '업기', '지름길', '윷 패']) assert.ok(ko.includes(word), word);

@@ -41,7 +41,7 @@ import dicePoker from './games/dice-poker.js';
  * @property {(entry: ActionEntry) => string} describe one line of the move log
  * @property {(seat: string) => string} seatName the seat's name for people ("Light", "빛", "A팀 1")
  * @property {(state: any) => Node[]} resultDetails the figures of the end screen
- * @property {() => Node[]} rules the rules page, in the current language
+ * @property {() => import('./dom.js').Children[]} rules the rules page, in the current language (nodes, nested lists allowed)
  * @property {SetupSpec} setup
  */
 

@@ -112,3 +112,13 @@ export function animating(props, kind) {
 
 /** The entries already animated, by kind and version. */
 const animated = new Set();
+
+/**
+ * A section of a rules page: a heading and its points as a list (numbered when `ordered`).
+ * @param {string} title
+ * @param {string[]} items
+ * @param {boolean} [ordered]
+ */
+export function rulesSection(title, items, ordered = false) {
+  return [h('h2', { text: title }), h(ordered ? 'ol' : 'ul', {}, items.map((s) => h('li', { text: s })))];
+}

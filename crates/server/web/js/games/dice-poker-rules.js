@@ -4,7 +4,7 @@
 
 import { h } from '../dom.js';
 import { currentLang, t } from '../i18n.js';
-import { die } from './common.js';
+import { die, rulesSection } from './common.js';
 
 const TEXT = {
   en: {
@@ -197,18 +197,15 @@ function diagram(kind, caption) {
 /** The rules page body in the current language. */
 export function dicePokerRules() {
   const x = TEXT[currentLang()];
-  const list = (/** @type {string[]} */ items) => h('ul', {}, items.map((s) => h('li', { text: s })));
   return [
     h(
       'div',
       { class: 'dp-rules' },
       h('p', { text: x.intro }),
-      h('h2', { text: x.parts }),
-      list(x.partsText),
+      rulesSection(x.parts, x.partsText),
       h('h2', { text: x.start }),
       h('p', { text: x.startText }),
-      h('h2', { text: x.turn }),
-      h('ol', {}, x.turnText.map((s) => h('li', { text: s }))),
+      rulesSection(x.turn, x.turnText, true),
       h('h2', { text: x.kinds }),
       h('p', { text: x.kindsText }),
       h('div', { class: 'dp-diagrams' }, diagram('a', x.kindA), diagram('b', x.kindB)),
@@ -250,16 +247,11 @@ export function dicePokerRules() {
           ),
         ),
       ),
-      h('h2', { text: x.straight }),
-      list(x.straightText),
-      h('h2', { text: x.ties }),
-      list(x.tiesText),
-      h('h2', { text: x.tokens }),
-      list(x.tokensText),
-      h('h2', { text: x.options }),
-      list(x.optionsText),
-      h('h2', { text: x.screen }),
-      list(x.screenText),
+      rulesSection(x.straight, x.straightText),
+      rulesSection(x.ties, x.tiesText),
+      rulesSection(x.tokens, x.tokensText),
+      rulesSection(x.options, x.optionsText),
+      rulesSection(x.screen, x.screenText),
       h('p', { class: 'hint', text: x.fairness }),
     ),
   ];

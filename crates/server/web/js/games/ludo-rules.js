@@ -3,6 +3,7 @@
 // computer levels, tips, and the fair dice.
 
 import { h } from '../dom.js';
+import { rulesSection } from './common.js';
 import { currentLang } from '../i18n.js';
 
 const TEXT = {
@@ -162,7 +163,6 @@ function sample(kind) {
 /** The rules page body in the current language. */
 export function ludoRules() {
   const x = TEXT[currentLang()];
-  const list = (/** @type {string[]} */ items) => h('ul', {}, items.map((s) => h('li', { text: s })));
   return [
     h('p', { text: x.intro }),
     h('p', { text: x.aim }),
@@ -172,20 +172,13 @@ export function ludoRules() {
       { class: 'ludo-legend' },
       x.legend.map(([kind, text]) => h('li', {}, h('span', { 'aria-hidden': 'true' }, sample(kind)), h('span', { text }))),
     ),
-    h('h2', { text: x.board }),
-    list(x.boardText),
-    h('h2', { text: x.turn }),
-    h('ol', {}, x.turnText.map((s) => h('li', { text: s }))),
-    h('h2', { text: x.capture }),
-    list(x.captureText),
-    h('h2', { text: x.end }),
-    list(x.endText),
-    h('h2', { text: x.controls }),
-    list(x.controlsText),
-    h('h2', { text: x.levels }),
-    list(x.levelsText),
-    h('h2', { text: x.tips }),
-    list(x.tipsText),
+    rulesSection(x.board, x.boardText),
+    rulesSection(x.turn, x.turnText, true),
+    rulesSection(x.capture, x.captureText),
+    rulesSection(x.end, x.endText),
+    rulesSection(x.controls, x.controlsText),
+    rulesSection(x.levels, x.levelsText),
+    rulesSection(x.tips, x.tipsText),
     h('h2', { text: x.options }),
     h('p', { text: x.optionsText }),
     h('p', { class: 'hint', text: x.fairness }),

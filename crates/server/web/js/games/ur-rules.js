@@ -2,6 +2,7 @@
 // the 16 equally likely results of four binary dice (1, 4, 6, 4, 1).
 
 import { h } from '../dom.js';
+import { rulesSection } from './common.js';
 import { currentLang } from '../i18n.js';
 
 /** Every result of four binary dice as marks (1 = marked tip up), grouped by the roll. */
@@ -98,13 +99,10 @@ const TEXT = {
 export function urRules() {
   const x = TEXT[currentLang()];
   const combos = combinations();
-  const list = (/** @type {string[]} */ items) => h('ul', {}, items.map((s) => h('li', { text: s })));
   return [
     h('p', { text: x.intro }),
-    h('h2', { text: x.board }),
-    list(x.boardText),
-    h('h2', { text: x.play }),
-    h('ol', {}, x.playText.map((s) => h('li', { text: s }))),
+    rulesSection(x.board, x.boardText),
+    rulesSection(x.play, x.playText, true),
     h('h2', { text: x.dice }),
     h('p', { text: x.diceText }),
     h(
@@ -130,10 +128,8 @@ export function urRules() {
         ),
       ),
     ),
-    h('h2', { text: x.tips }),
-    list(x.tipsText),
-    h('h2', { text: x.variants }),
-    list(x.variantsText),
+    rulesSection(x.tips, x.tipsText),
+    rulesSection(x.variants, x.variantsText),
     h('p', { class: 'hint', text: x.fairness }),
   ];
 }

@@ -2,6 +2,7 @@
 // their chances with four fair sticks, and every rule option explained.
 
 import { h } from '../dom.js';
+import { rulesSection } from './common.js';
 import { currentLang } from '../i18n.js';
 
 const TEXT = {
@@ -170,13 +171,10 @@ const TEXT = {
 /** The rules page body in the current language. */
 export function yutRules() {
   const x = TEXT[currentLang()];
-  const list = (/** @type {string[]} */ items) => h('ul', {}, items.map((s) => h('li', { text: s })));
   return [
     h('p', { text: x.intro }),
-    h('h2', { text: x.board }),
-    list(x.boardText),
-    h('h2', { text: x.sticks }),
-    list(x.sticksText),
+    rulesSection(x.board, x.boardText),
+    rulesSection(x.sticks, x.sticksText),
     h('h3', { text: x.table }),
     h(
       'div',
@@ -202,16 +200,12 @@ export function yutRules() {
       ),
     ),
     h('p', { class: 'hint', text: x.nakNote }),
-    h('h2', { text: x.turn }),
-    h('ol', {}, x.turnText.map((s) => h('li', { text: s }))),
-    h('h2', { text: x.moving }),
-    list(x.movingText),
+    rulesSection(x.turn, x.turnText, true),
+    rulesSection(x.moving, x.movingText),
     h('h2', { text: x.order }),
     h('p', { text: x.orderText }),
-    h('h2', { text: x.teams }),
-    list(x.teamsText),
-    h('h2', { text: x.playing }),
-    list(x.playingText),
+    rulesSection(x.teams, x.teamsText),
+    rulesSection(x.playing, x.playingText),
     h('h2', { text: x.options }),
     h(
       'dl',

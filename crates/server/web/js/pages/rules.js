@@ -14,7 +14,7 @@ export function rulesPage(view, game) {
       'article',
       { class: ['panel', 'rules', `rules-${game}`] },
       h('h1', { text: t('rules.title', { game: t(`game.${game}.name`) }) }),
-      GAMES[game].rules(),
+      ...GAMES[game].rules(),
       h('p', {}, h('a', { class: 'button primary', href: `#/setup/${game}`, text: t('home.play') })),
     ),
   );
