@@ -50,6 +50,7 @@ test('every rules page in both languages; Ur has the 1-4-6-4-1 table', async () 
     }
   }
   await page.goto(`${env.server.url}?lang=en#/rules/ur`);
+  await page.locator('#ur-dice-table').waitFor();
   const ways = await page.locator('#ur-dice-table tbody tr td:nth-child(2)').allTextContents();
   assert.deepEqual(ways, ['1', '4', '6', '4', '1']);
   const combos = await page.locator('#ur-dice-table .combo').count();

@@ -87,7 +87,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Serve(args) => serve::run(args).map_err(Failure::from),
         Command::Ur { command } => solve::run(command),
         Command::Verify { file } => {
-            let record = read_record(&file)?;
+            let text = read_text(&file)?;
+            let record = Record::from_json(&text).map_err(anyhow::Error::from)?;
+            check_commitment(&text, &record)?;
             match madang_games::verify(&record) {
                 Ok(checked) => {
                     println!("ok: all {checked} chance outcomes are the ones the seed gives");
@@ -110,11 +112,34 @@ pub(crate) fn data_dir(given: Option<PathBuf>) -> anyhow::Result<PathBuf> {
 }
 
 fn read_record(file: &PathBuf) -> anyhow::Result<Record> {
+    Ok(Record::from_json(&read_text(file)?)?)
+}
+
+fn read_text(file: &PathBuf) -> anyhow::Result<String> {
     let mut text = String::new();
     if file.as_os_str() == "-" {
         std::io::stdin().read_to_string(&mut text).context("reading the record from standard input")?;
     } else {
         text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
     }
-    Ok(Record::from_json(&text)?)
+    Ok(text)
+}
+
+/// A platform record's `commitment` (the SHA-256 of the seed shown while the game was played)
+/// must be the revealed seed's: otherwise the seed is not the one committed to.
+fn check_commitment(text: &str, record: &Record) -> Result<(), Failure> {
+    let Some(seed) = record.seed else { return Ok(()) };
+    let committed = serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .and_then(|v| v.get("commitment").and_then(|c| c.as_str()).map(str::to_owned));
+    match committed {
+        Some(c) if !c.eq_ignore_ascii_case(&seed.commitment()) => Err(Failure {
+            status: 1,
+            error: anyhow::anyhow!(
+                "the record's commitment {c} is not the SHA-256 of its seed ({}): the seed is not the one committed to",
+                seed.commitment()
+            ),
+        }),
+        _ => Ok(()),
+    }
 }

@@ -95,9 +95,23 @@ fn solve(args: SolveArgs) -> Result<(), Failure> {
         Some(out) => out,
         None => table_path(&crate::data_dir(args.data_dir)?, &settings),
     };
+    if out.is_dir() {
+        return Err(anyhow::anyhow!(
+            "--out {} is a directory: name the table file, e.g. {}",
+            out.display(),
+            out.join("finkel.table").display()
+        )
+        .into());
+    }
     if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
     }
+    // Check that the table's folder takes a file before the solve, which may take minutes.
+    let folder = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let probe = folder.join(format!(".madang-write-check-{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .with_context(|| format!("--out {}: cannot write in {}", out.display(), folder.display()))?;
+    let _ = std::fs::remove_file(&probe);
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = args.threads {
         if threads == 0 {

@@ -140,3 +140,19 @@ fn verify_of_a_record_with_a_malformed_seed_is_refused() {
     let record = json!({ "game": "ur", "seed": "1234", "actions": [] });
     madang(&["verify", "-"], &record.to_string()).refused(&["seed"]);
 }
+
+/// A platform record carries the `commitment` shown during the game: verify refuses a seed that
+/// is not the committed one (exit 1, like a forged roll). SHA-256 of 32 zero bytes, computed
+/// independently (Python's hashlib): 66687aad…2925.
+#[test]
+fn verify_checks_the_commitment_against_the_seed() {
+    let zero = "0".repeat(64);
+    let good = "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925";
+    let record = json!({ "game": "ur", "seed": zero, "commitment": good, "actions": [] });
+    let run = madang(&["verify", "-"], &record.to_string());
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let bad = json!({ "game": "ur", "seed": zero, "commitment": "ab".repeat(32), "actions": [] });
+    let run = madang(&["verify", "-"], &bad.to_string());
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.stderr.contains("commitment") && run.stderr.contains(good), "{}", run.stderr);
+}

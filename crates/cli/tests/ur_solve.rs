@@ -60,6 +60,8 @@ fn bad_flags_exit_with_status_2() {
         &["ur", "solve", "--value-type", "f64"],
         &["ur", "solve", "--threads", "0", "--rules", r#"{"pieces":1}"#, "--out", "/nonexistent-dir/x/y.table"],
         &["sim", "yut", "--review"],
+        // A folder as --out is refused before the solve, not after it.
+        &["ur", "solve", "--rules", r#"{"pieces":7}"#, "--out", "/tmp"],
     ] {
         let out = madang(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));

@@ -98,7 +98,8 @@ async fn json_errors(request: Request, next: Next) -> Response {
     }
     let (code, message) = match status {
         StatusCode::PAYLOAD_TOO_LARGE => {
-            ("body_too_large", format!("the request body is over {} KiB", BODY_LIMIT / 1024))
+            let limit = if path == "/api/replay" { RECORD_LIMIT } else { BODY_LIMIT };
+            ("body_too_large", format!("the request body is over {} KiB", limit / 1024))
         }
         StatusCode::REQUEST_TIMEOUT => {
             ("timeout", format!("{method} {path} took more than {} s", REQUEST_TIMEOUT.as_secs()))
@@ -371,6 +372,13 @@ async fn replay_record(JsonBody(request): JsonBody<ReplayRequest>) -> Result<Jso
         }
         other => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_record", other.to_string()),
     };
+    if !request.record.is_object() {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_record",
+            "a record is a JSON object with `game`, `rules`, `players` and `actions`",
+        ));
+    }
     let text = request.record.to_string();
     let mut record = madang_games::Record::from_json(&text).map_err(bad)?;
     let steps = record.actions.len();

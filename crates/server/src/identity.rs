@@ -10,6 +10,9 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::cookie::{Cookie, Key, SameSite, SignedCookieJar};
 
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
+
 use crate::app::{AppState, is_hex_id};
 use crate::error::{ApiError, ServerError};
 
@@ -106,7 +109,10 @@ pub async fn identify(State(state): State<AppState>, mut request: Request, next:
 /// # Errors
 /// `bad_nickname` naming the rule broken.
 pub fn check_nickname(raw: &str) -> Result<String, ApiError> {
-    let nickname = raw.trim();
+    // One spelling for one name: composed (NFC), so "Zoë" typed as e + U+0308 is "Zoë", and a
+    // Korean name typed as separate jamo is stored as syllables.
+    let composed: String = raw.nfc().collect();
+    let nickname = composed.trim();
     let count = nickname.chars().count();
     if count == 0 {
         return Err(ApiError::unprocessable("bad_nickname", "a nickname must not be empty"));
@@ -117,7 +123,15 @@ pub fn check_nickname(raw: &str) -> Result<String, ApiError> {
             format!("a nickname has at most 24 characters, got {count}"),
         ));
     }
-    if let Some(c) = nickname.chars().find(|&c| !(c.is_alphanumeric() || c == ' ' || "-_.'".contains(c))) {
+    // Letters and digits of any script with their combining marks (Hindi's virama, Thai's tone
+    // marks), after a letter or digit.
+    let mut previous: Option<char> = None;
+    let bad = nickname.chars().find(|&c| {
+        let mark = is_combining_mark(c) && previous.is_some_and(|p| p.is_alphanumeric() || is_combining_mark(p));
+        previous = Some(c);
+        !(c.is_alphanumeric() || mark || c == ' ' || "-_.'".contains(c))
+    });
+    if let Some(c) = bad {
         return Err(ApiError::unprocessable(
             "bad_nickname",
             format!("a nickname may hold letters, digits, spaces and - _ . ' only, not {c:?}"),
@@ -141,6 +155,19 @@ mod tests {
         assert!(check_nickname("<b>").expect_err("markup").message.contains("'<'"));
         assert!(check_nickname(&"a".repeat(25)).is_err());
         assert!(check_nickname("a\u{0}b").is_err());
+    }
+
+    #[test]
+    fn nicknames_of_every_script_are_composed_and_keep_their_marks() {
+        // Decomposed input is stored composed: e + U+0308 is ë (U+00EB); ᄀ+ᅵ+ᆷ is 김 (U+AE40).
+        assert_eq!(check_nickname("Zoe\u{308}").expect("decomposed"), "Zo\u{eb}");
+        assert_eq!(check_nickname("\u{1100}\u{1175}\u{11b7}").expect("jamo"), "\u{ae40}");
+        // Hindi with its virama (U+094D) and Thai with a tone mark and a thanthakhat (U+0E4C).
+        assert_eq!(check_nickname("हिन्दी").expect("hindi"), "हिन्दी");
+        assert_eq!(check_nickname("ชาญวิทย์").expect("thai"), "ชาญวิทย์");
+        // A combining mark on its own, or after a space, is still refused.
+        assert!(check_nickname("\u{301}abc").is_err());
+        assert!(check_nickname("a \u{301}b").is_err());
     }
 
     #[test]

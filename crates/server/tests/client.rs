@@ -95,6 +95,13 @@ async fn a_record_the_client_holds_replays_step_by_step() {
     assert_refused(&answer, 422, "bad_record", "chess");
     let answer = client.post("/api/replay", json!({"record": {"game": "ur", "actions": "roll 2"}})).await;
     assert_refused(&answer, 422, "bad_record", "actions");
+    let answer = client.post("/api/replay", json!({"record": [1, 2, 3]})).await;
+    assert_refused(&answer, 422, "bad_record", "JSON object");
+    // A record without actions is a game at its start.
+    let (status, start) = client.post("/api/replay", json!({"record": {"game": "ur"}})).await;
+    assert_eq!((status, start["steps"].clone(), start["to_move"].clone()), (200, json!(0), json!("chance")));
+    let answer = client.post_raw("/api/replay", &format!("{{\"record\": \"{}\"}}", "x".repeat(2 << 20))).await;
+    assert_refused(&answer, 413, "body_too_large", "1024 KiB");
     let answer = client.post("/api/replay", json!({"record": worked_example(), "step": 7})).await;
     assert_refused(&answer, 404, "unknown_step", "7");
     assert_refused(&client.post("/api/replay", json!({"step": 1})).await, 400, "malformed_json", "record");

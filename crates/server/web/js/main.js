@@ -40,7 +40,7 @@ function header() {
   const other = currentLang() === 'ko' ? 'en' : 'ko';
   replace(
     top,
-    h('a', { class: 'brand', href: '#/' }, h('span', { class: 'brand-ko', text: '마당' }), h('span', { class: 'brand-latin', text: ' madang' })),
+    h('a', { class: 'brand', href: '#/' }, h('span', { class: 'brand-ko', text: '마당' }), h('span', { class: 'brand-latin', text: 'madang' })),
     h(
       'nav',
       { 'aria-label': t('nav.label') },

@@ -209,7 +209,7 @@ export async function playPage(view, id) {
     replace(
       resultBox,
       h('h2', { text: headline }),
-      h('p', { class: 'result-line', text: resultText(module, state) }),
+      resultText(module, state) === headline ? null : h('p', { class: 'result-line', text: resultText(module, state) }),
       module.resultDetails(state),
       h(
         'p',

@@ -39,7 +39,7 @@ export async function replayPage(view, id) {
       replace(holder);
       viewer(holder, record, last.board, (n) => api('POST', '/api/replay', { record, step: n }));
     } catch (e) {
-      error.textContent = t('replay.bad_record', { message: /** @type {Error} */ (e).message });
+      replace(error, t('replay.bad_record'), ' ', h('code', { class: 'detail', text: /** @type {Error} */ (e).message }));
     }
   });
   view.append(
@@ -64,7 +64,9 @@ export async function replayPage(view, id) {
 function viewer(view, record, geometry, fetchStep) {
   const module = GAMES[record.game];
   if (!module) throw new Error(t('replay.unknown_game', { game: String(record.game) }));
-  const steps = record.actions.length;
+  /** @type {string[]} */
+  const actions = Array.isArray(record.actions) ? record.actions : [];
+  const steps = actions.length;
   const board = h('div', { class: 'board-wrap', id: 'board', role: 'group', 'aria-label': t('play.board') });
   const caption = h('p', { class: 'turn', id: 'step-caption', 'aria-live': 'polite' });
   const slider = h('input', { type: 'range', id: 'step', min: 0, max: steps, value: steps, 'aria-label': t('replay.step') });
@@ -98,7 +100,7 @@ function viewer(view, record, geometry, fetchStep) {
     for (const li of log.querySelectorAll('li')) li.classList.toggle('current', Number(/** @type {HTMLElement} */ (li).dataset.step) === n);
   }
 
-  record.actions.forEach((/** @type {string} */ action, /** @type {number} */ i) => {
+  actions.forEach((action, i) => {
     log.append(
       h(
         'li',

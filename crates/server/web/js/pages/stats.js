@@ -20,7 +20,7 @@ export async function statsPage(view) {
             { class: 'table-scroll' },
             h(
               'table',
-              { id: 'stats', class: 'data' },
+              { id: 'stats', class: 'data stats' },
               h(
                 'thead',
                 {},
@@ -44,12 +44,12 @@ export async function statsPage(view) {
                     { dataset: { game: row.game, mode: row.mode } },
                     h('th', { scope: 'row', dataset: { col: 'game' }, text: t(`game.${row.game}.name`) }),
                     h('td', {
-                      dataset: { col: 'mode' },
+                      dataset: { col: 'mode', label: t('stats.mode') },
                       text: row.cpu ? `${t(`setup.mode.${row.mode}`)} · ${levels(row.cpu)}` : t(`setup.mode.${row.mode}`),
                     }),
-                    cols.map((c) => h('td', { class: 'num', dataset: { col: c }, text: num(row[c]) })),
-                    h('td', { class: 'num', dataset: { col: 'win_rate' }, text: decided ? `${num((100 * row.won) / decided, 0)} %` : '–' }),
-                    h('td', { class: 'num', dataset: { col: 'time' }, text: duration(row.time_played_ms) }),
+                    cols.map((c) => h('td', { class: 'num', dataset: { col: c, label: t(`stats.${c}`) }, text: num(row[c]) })),
+                    h('td', { class: 'num', dataset: { col: 'win_rate', label: t('stats.win_rate') }, text: decided ? `${num((100 * row.won) / decided, 0)} %` : '–' }),
+                    h('td', { class: 'num', dataset: { col: 'time', label: t('stats.time') }, text: duration(row.time_played_ms) }),
                   );
                 }),
               ),
