@@ -166,10 +166,12 @@ pub struct Db {
 const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
     (1, "init", include_str!("../migrations/sqlite/0001_init.sql")),
     (2, "rooms", include_str!("../migrations/sqlite/0002_rooms.sql")),
+    (3, "room state", include_str!("../migrations/sqlite/0003_room_state.sql")),
 ];
 const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
     (1, "init", include_str!("../migrations/postgres/0001_init.sql")),
     (2, "rooms", include_str!("../migrations/postgres/0002_rooms.sql")),
+    (3, "room state", include_str!("../migrations/postgres/0003_room_state.sql")),
 ];
 
 const GAME_COLUMNS: &str = "id, owner, game, rules, players, seats, mode, cpu, seed, commitment, status, result, \

@@ -110,6 +110,11 @@ impl Server {
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServerError> {
         let Server { listener, state, shutdown: stop } = self;
         let router = http::router(state.clone());
+        {
+            // Public lobbies are listed again after a restart; other rooms come back on use.
+            let state = state.clone();
+            tokio::spawn(async move { state.rooms.restore_public(&state).await });
+        }
         let checkpointer = {
             let db = state.db.clone();
             let stop = state.shutdown.clone();

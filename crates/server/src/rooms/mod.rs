@@ -9,7 +9,9 @@
 //! - A game change is stored (through the group-commit writer, [`store::Writer`]) before
 //!   anyone hears of it. Room games are ordinary games with mode `room`: every seated player
 //!   is in `game_players` with their outcome.
-//! - Rooms live in memory: a restart closes them (their games stay in history).
+//! - A room's own state (seats, token hashes, host, status, games) is stored in `rooms.state`
+//!   before anyone hears of a change; after a restart (or when unloaded while idle) a room is
+//!   rebuilt on first use of its code ([`Registry::open`]), and public lobbies at start.
 
 pub mod protocol;
 pub mod room;
@@ -122,6 +124,8 @@ pub struct Registry {
     /// The group-commit writer of room games.
     pub writer: store::Writer,
     connections: AtomicU64,
+    /// Held while a stored room is rebuilt (one rebuild per code at a time).
+    loading: tokio::sync::Mutex<()>,
 }
 
 impl Registry {
@@ -133,6 +137,7 @@ impl Registry {
             public_url: public_url.map(|u| u.trim_end_matches('/').to_owned()),
             writer: store::Writer::start(db),
             connections: AtomicU64::new(0),
+            loading: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -140,15 +145,69 @@ impl Registry {
         self.rooms.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn get(&self, code: &str) -> Result<(mpsc::Sender<Msg>, Arc<Shared>), ApiError> {
+    /// A room in memory, or else a stored open room rebuilt (after a restart, or unloaded
+    /// while idle).
+    ///
+    /// # Errors
+    /// `unknown_room`, or a stored room that cannot be rebuilt.
+    pub(crate) async fn open(
+        &self,
+        state: &AppState,
+        code: &str,
+    ) -> Result<(mpsc::Sender<Msg>, Arc<Shared>), ApiError> {
         let code = normalise(code);
-        self.lock().get(&code).map(|e| (e.tx.clone(), e.shared.clone())).ok_or_else(|| {
-            ApiError::new(StatusCode::NOT_FOUND, "unknown_room", format!("no open room has the code {code:?}"))
-        })
+        let live = |rooms: &HashMap<String, Entry>| {
+            rooms.get(&code).filter(|e| !e.tx.is_closed()).map(|e| (e.tx.clone(), e.shared.clone()))
+        };
+        if let Some(found) = live(&self.lock()) {
+            return Ok(found);
+        }
+        let unknown =
+            || ApiError::new(StatusCode::NOT_FOUND, "unknown_room", format!("no open room has the code {code:?}"));
+        if code.len() != CODE_LENGTH || !code.bytes().all(|b| CODE_ALPHABET.contains(&b)) {
+            return Err(unknown());
+        }
+        let _loading = self.loading.lock().await;
+        if let Some(found) = live(&self.lock()) {
+            return Ok(found);
+        }
+        let Some(row) = store::load_room(&state.db, &code).await? else { return Err(unknown()) };
+        let room = Room::restore(state.clone(), self.config.clone(), code.clone(), row).await?;
+        tracing::info!(room = %code, "room rebuilt from storage");
+        Ok(self.spawn(code, room))
     }
 
-    pub(crate) fn remove(&self, code: &str) {
-        self.lock().remove(code);
+    fn spawn(&self, code: String, room: Room) -> (mpsc::Sender<Msg>, Arc<Shared>) {
+        let (tx, rx) = mpsc::channel(1024);
+        let shared = room.shared();
+        self.lock().insert(code, Entry { tx: tx.clone(), shared: shared.clone() });
+        tokio::spawn(room.run(rx));
+        (tx, shared)
+    }
+
+    /// Rebuilds the stored public rooms in their lobby, so that `GET /api/rooms` lists them
+    /// after a restart (the others are rebuilt on first use of their code).
+    pub async fn restore_public(&self, state: &AppState) {
+        let codes = match store::public_lobbies(&state.db).await {
+            Ok(codes) => codes,
+            Err(error) => {
+                tracing::error!(%error, "reading the stored public rooms failed");
+                return;
+            }
+        };
+        for code in codes {
+            if let Err(error) = self.open(state, &code).await {
+                tracing::error!(room = %code, %error, "rebuilding a stored room failed");
+            }
+        }
+    }
+
+    /// Forgets a room whose task has ended (unless the code already holds a newer one).
+    pub(crate) fn remove(&self, code: &str, shared: &Arc<Shared>) {
+        let mut rooms = self.lock();
+        if rooms.get(code).is_some_and(|e| Arc::ptr_eq(&e.shared, shared)) {
+            rooms.remove(code);
+        }
     }
 
     fn next_connection(&self) -> u64 {
@@ -315,6 +374,7 @@ pub(crate) async fn create(
         ));
     }
     let rules_text = rules.to_string();
+    let created = now_ms();
     let mut code = new_code()?;
     for attempt in 0.. {
         let taken = rooms.lock().contains_key(&code);
@@ -328,7 +388,7 @@ pub(crate) async fn create(
                 body.players.map(|p| p as i64),
                 body.public,
                 body.turn_seconds.map(|t| t as i64),
-                now_ms(),
+                created,
             )
             .await;
             match stored {
@@ -350,13 +410,14 @@ pub(crate) async fn create(
         host: player,
         nickname,
         seat,
+        created,
     };
-    let (room, token) = Room::new(state.clone(), rooms.config.clone(), setup)?;
+    let (mut room, token) = Room::new(state.clone(), rooms.config.clone(), setup)?;
+    // Stored before the token is handed out: the room survives a restart.
+    room.save().await?;
     let snapshot = room.snapshot();
     let seat_name = names[seat].clone();
-    let (tx, rx) = mpsc::channel(1024);
-    rooms.lock().insert(code.clone(), Entry { tx, shared: room.shared() });
-    tokio::spawn(room.run(rx));
+    rooms.spawn(code.clone(), room);
     tracing::info!(room = %code, "room created");
     let body = json!({"code": code, "link": rooms.link(&headers, &code), "seat": seat_name, "token": token,
                       "room": snapshot});
@@ -381,7 +442,7 @@ pub(crate) async fn show(
     Path(code): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    let (tx, _) = state.rooms.get(&code)?;
+    let (tx, _) = state.rooms.open(&state, &code).await?;
     let (reply, answer) = oneshot::channel();
     tx.send(Msg::Snapshot { reply }).await.map_err(|_| closed(&code))?;
     let room = answer.await.map_err(|_| closed(&code))?;
@@ -404,7 +465,7 @@ pub(crate) async fn join(
     headers: HeaderMap,
     crate::body::OptionalJsonBody(body): crate::body::OptionalJsonBody<JoinRoom>,
 ) -> Result<Json<Value>, ApiError> {
-    let (tx, _) = state.rooms.get(&code)?;
+    let (tx, _) = state.rooms.open(&state, &code).await?;
     let nickname = nickname_for(&state, &player, body.nickname).await?;
     let (reply, answer) = oneshot::channel();
     tx.send(Msg::Join { player, nickname, seat: body.seat, reply }).await.map_err(|_| closed(&code))?;

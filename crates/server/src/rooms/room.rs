@@ -13,6 +13,7 @@ use axum::http::StatusCode;
 use madang_core::Turn;
 use madang_games::EndReason;
 use madang_seed::Seed;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
@@ -113,7 +114,8 @@ impl Status {
 struct Human {
     player: String,
     nickname: String,
-    token: String,
+    /// SHA-256 of the seat token: the token itself is never kept (nor stored).
+    token_hash: [u8; 32],
     ready: bool,
     conns: usize,
     away_since: Option<i64>,
@@ -166,6 +168,8 @@ pub struct Setup {
     pub nickname: String,
     /// The host's seat.
     pub seat: usize,
+    /// Creation time (as stored in `rooms.created`).
+    pub created: i64,
 }
 
 /// A room.
@@ -194,10 +198,96 @@ pub struct Room {
     deadline: Option<i64>,
     joins: u64,
     closed: bool,
+    /// The state document last written (`rooms.state`): written again when it changes.
+    saved: String,
+}
+
+/// The SHA-256 of a seat token.
+pub fn token_hash(token: &str) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(token.as_bytes()).into()
+}
+
+fn hex32(bytes: &[u8; 32]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex32(text: &str) -> Option<[u8; 32]> {
+    let mut out = [0u8; 32];
+    if text.len() != 64 {
+        return None;
+    }
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+/// What is stored of a room (`rooms.state`) to rebuild it after a restart: everything but
+/// connections, presence, chat and the event log. The game itself is in `games`/`actions`.
+#[derive(Serialize, Deserialize, Debug)]
+pub struct Saved {
+    /// `lobby`, `playing` or `finished` (when the game ended by a move, the stored game says
+    /// so: a rebuilt room takes the status from it).
+    pub status: String,
+    /// The host's seat index.
+    pub host: Option<usize>,
+    /// People who joined so far (the host order).
+    pub joins: u64,
+    /// The seat with an open draw offer.
+    pub draw_offer: Option<usize>,
+    /// The room's games, oldest first.
+    pub games: Vec<String>,
+    /// Every seat, in the game's order.
+    pub seats: Vec<SavedSeat>,
+}
+
+/// A stored seat.
+#[derive(Serialize, Deserialize, Debug)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SavedSeat {
+    /// Nobody.
+    Open,
+    /// The computer at a level.
+    Cpu {
+        /// Level or bot name.
+        level: String,
+    },
+    /// A person.
+    Human {
+        /// Player id.
+        player: String,
+        /// Nickname in this room.
+        nickname: String,
+        /// SHA-256 of the seat token, hex.
+        token_sha256: String,
+        /// Ready (lobby).
+        ready: bool,
+        /// Asked for a rematch.
+        rematch: bool,
+        /// The computer plays for the absent player (level).
+        cpu: Option<String>,
+        /// Join order.
+        order: u64,
+    },
 }
 
 fn refuse(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
     ApiError::new(status, code, message)
+}
+
+/// A message `id` is a string or a number of at most 64 characters (`docs/api.md`, "Rooms").
+fn id_shape(id: Option<&Value>) -> Result<(), ApiError> {
+    let text = match id {
+        None => return Ok(()),
+        Some(Value::String(s)) => s.chars().count(),
+        Some(Value::Number(n)) => n.to_string().len(),
+        Some(_) => return Err(ApiError::bad_request("bad_id", "a message id is a string or a number")),
+    };
+    if text > 64 {
+        return Err(ApiError::bad_request("bad_id", "a message id has at most 64 characters"));
+    }
+    Ok(())
 }
 
 fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
@@ -233,7 +323,7 @@ impl Room {
             players: setup.players,
             public: setup.public,
             turn_seconds: setup.turn_seconds,
-            created: now_ms(),
+            created: setup.created,
             template,
             seats,
             host: Some(setup.seat),
@@ -248,11 +338,12 @@ impl Room {
             deadline: None,
             joins: 1,
             closed: false,
+            saved: String::new(),
         };
         room.seats[setup.seat].occupant = Occupant::Human(Box::new(Human {
             player: setup.host,
             nickname: setup.nickname.clone(),
-            token: token.clone(),
+            token_hash: token_hash(&token),
             ready: false,
             conns: 0,
             away_since: Some(room.created),
@@ -267,6 +358,165 @@ impl Room {
         room.event("host", json!({"seat": seat}));
         room.commit_events();
         Ok((room, token))
+    }
+
+    /// Rebuilds a stored room after a restart (or after it was unloaded when idle): its seats,
+    /// host, status and the last game (loaded from its actions). Nobody is connected; every
+    /// seat's token still works. The version continues at `generation << 32`, above any
+    /// version of an earlier life of the room, so a client's `hello` gets a snapshot.
+    ///
+    /// # Errors
+    /// A stored room or game that cannot be read.
+    pub async fn restore(
+        app: AppState,
+        config: RoomConfig,
+        code: String,
+        row: super::store::RoomRow,
+    ) -> Result<Room, ApiError> {
+        let corrupt = |what: String| ApiError::internal(format!("stored room {code} cannot be rebuilt: {what}"));
+        let rules: Value = serde_json::from_str(&row.rules).map_err(|e| corrupt(format!("rules: {e}")))?;
+        let players = row.players.map(|p| usize::try_from(p).unwrap_or(0));
+        let saved: Saved = serde_json::from_str(&row.state).map_err(|e| corrupt(format!("state: {e}")))?;
+        let template = crate::live::open_live(&row.game, &rules, players).map_err(|e| corrupt(e.to_string()))?;
+        let sides = template.side_names();
+        let names = template.seat_names();
+        if names.len() != saved.seats.len() {
+            return Err(corrupt(format!("{} seats stored, the game has {}", saved.seats.len(), names.len())));
+        }
+        let now = now_ms();
+        let mut seats = Vec::with_capacity(names.len());
+        for (i, (name, stored)) in names.into_iter().zip(saved.seats).enumerate() {
+            let occupant = match stored {
+                SavedSeat::Open => Occupant::Open,
+                SavedSeat::Cpu { level } => Occupant::Cpu(level),
+                SavedSeat::Human { player, nickname, token_sha256, ready, rematch, cpu, order } => {
+                    Occupant::Human(Box::new(Human {
+                        player,
+                        nickname,
+                        token_hash: unhex32(&token_sha256).ok_or_else(|| corrupt(format!("seat {name}'s token")))?,
+                        ready,
+                        conns: 0,
+                        away_since: Some(now),
+                        cpu,
+                        rematch,
+                        acked: 0,
+                        order,
+                        ids: VecDeque::new(),
+                    }))
+                }
+            };
+            seats.push(SeatState {
+                side: sides.get(template.side_of_seat(i)).cloned().unwrap_or_default(),
+                name,
+                occupant,
+            });
+        }
+        let mut game = None;
+        if saved.status != "lobby"
+            && let Some(id) = saved.games.last()
+        {
+            let (game_row, actions) =
+                app.db.load_game(id).await?.ok_or_else(|| corrupt(format!("its game {id} is not stored")))?;
+            let mut live = compute(|| LiveGame::load(&game_row, &actions))?;
+            for (i, seat) in seats.iter().enumerate() {
+                if let Occupant::Human(h) = &seat.occupant
+                    && let Some(level) = &h.cpu
+                    && let Some(s) = live.seats.get_mut(i)
+                {
+                    s.kind = SeatKind::Cpu;
+                    s.level = Some(level.clone());
+                }
+            }
+            game = Some(live);
+        }
+        let status = match &game {
+            None => Status::Lobby,
+            Some(live) if live.core.ended() => Status::Finished,
+            Some(_) => Status::Playing,
+        };
+        let version = u64::try_from(row.generation).unwrap_or(0) << 32;
+        let mut room = Room {
+            app,
+            config,
+            shared: Arc::new(Shared::default()),
+            code,
+            game_name: row.game,
+            rules,
+            players,
+            public: row.public,
+            turn_seconds: row.turn_seconds.and_then(|t| u64::try_from(t).ok()),
+            created: row.created,
+            template,
+            seats,
+            host: saved.host,
+            status,
+            version,
+            log: VecDeque::new(),
+            pending: Vec::new(),
+            conns: HashMap::new(),
+            game,
+            games: saved.games,
+            draw_offer: if status == Status::Playing { saved.draw_offer } else { None },
+            deadline: None,
+            joins: saved.joins,
+            closed: false,
+            saved: row.state,
+        };
+        room.rearm();
+        room.commit_events();
+        Ok(room)
+    }
+
+    /// The state document to store (`rooms.state`).
+    fn saved(&self) -> Saved {
+        let seats = self
+            .seats
+            .iter()
+            .map(|s| match &s.occupant {
+                Occupant::Open => SavedSeat::Open,
+                Occupant::Cpu(level) => SavedSeat::Cpu { level: level.clone() },
+                Occupant::Human(h) => SavedSeat::Human {
+                    player: h.player.clone(),
+                    nickname: h.nickname.clone(),
+                    token_sha256: hex32(&h.token_hash),
+                    ready: h.ready,
+                    rematch: h.rematch,
+                    cpu: h.cpu.clone(),
+                    order: h.order,
+                },
+            })
+            .collect();
+        Saved {
+            status: self.status.as_str().to_owned(),
+            host: self.host,
+            joins: self.joins,
+            draw_offer: self.draw_offer,
+            games: self.games.clone(),
+            seats,
+        }
+    }
+
+    /// Writes the room's state document when it changed since the last write (call before
+    /// the change is announced: nothing a client heard is lost on a restart).
+    ///
+    /// # Errors
+    /// The database refused it.
+    pub async fn save(&mut self) -> Result<(), ApiError> {
+        // The state only changes with seats, lobby and game starts: a move (the common
+        // message) leaves it alone unless it withdrew a draw offer.
+        let text = serde_json::to_string(&self.saved()).map_err(|e| ApiError::internal(e.to_string()))?;
+        if text == self.saved {
+            return Ok(());
+        }
+        super::store::save_room(&self.app.db, &self.code, &text, self.status.as_str(), now_ms()).await?;
+        self.saved = text;
+        Ok(())
+    }
+
+    async fn save_logged(&mut self) {
+        if let Err(error) = self.save().await {
+            tracing::error!(room = %self.code, %error, "storing the room's state failed");
+        }
     }
 
     /// What the registry keeps of the room.
@@ -468,16 +718,18 @@ impl Room {
     /// Runs the room until it closes.
     pub async fn run(mut self, mut rx: mpsc::Receiver<Msg>) {
         let mut idle_since = Some(Instant::now());
+        let mut idle = false;
         loop {
             let wake = self.next_wake(idle_since);
             let message = tokio::select! {
                 message = rx.recv() => message,
                 () = tokio::time::sleep_until(wake) => {
                     if idle_since.is_some_and(|t| t.elapsed() >= self.config.idle_close) {
-                        tracing::info!(room = %self.code, "room closed after being idle");
+                        idle = true;
                         break;
                     }
                     self.on_timer().await;
+                    self.save_logged().await;
                     self.flush();
                     continue;
                 }
@@ -485,7 +737,13 @@ impl Room {
             let Some(message) = message else { break };
             match message {
                 Msg::Join { player, nickname, seat, reply } => {
-                    let result = self.join(player, nickname, seat);
+                    let mut result = self.join(player, nickname, seat);
+                    // The seat is stored before its token is handed out.
+                    if result.is_ok()
+                        && let Err(error) = self.save().await
+                    {
+                        result = Err(error);
+                    }
                     self.flush();
                     let _ = reply.send(result.map(|(seat, token)| Joined { seat, token, room: self.snapshot() }));
                 }
@@ -497,6 +755,7 @@ impl Room {
                 }
                 Msg::Incoming { conn, message } => {
                     self.incoming(conn, message).await;
+                    self.save_logged().await;
                     self.flush();
                 }
                 Msg::Disconnect { conn } => {
@@ -512,7 +771,17 @@ impl Room {
         for conn in self.conns.values() {
             let _ = conn.out.try_send(Out::Close(1001, "the room has closed".into()));
         }
-        self.app.rooms.remove(&self.code);
+        // Closed for good: everyone left, or an idle lobby. An idle room with a game is only
+        // unloaded from memory: its code rebuilds it (`Registry::open`).
+        if self.closed || (idle && self.status == Status::Lobby) {
+            tracing::info!(room = %self.code, idle, "room closed");
+            if let Err(error) = super::store::close_room(&self.app.db, &self.code, now_ms()).await {
+                tracing::error!(room = %self.code, %error, "recording the room's closing failed");
+            }
+        } else {
+            tracing::info!(room = %self.code, "idle room unloaded (its code rebuilds it)");
+        }
+        self.app.rooms.remove(&self.code, &self.shared);
     }
 
     fn next_wake(&self, idle_since: Option<Instant>) -> Instant {
@@ -646,7 +915,7 @@ impl Room {
         self.seats[index].occupant = Occupant::Human(Box::new(Human {
             player,
             nickname: nickname.clone(),
-            token: token.clone(),
+            token_hash: token_hash(&token),
             ready: false,
             conns: 0,
             away_since: Some(now_ms()),
@@ -675,10 +944,15 @@ impl Room {
     // ---------------------------------------------------------------- messages
 
     async fn incoming(&mut self, conn: u64, message: ClientMessage) {
+        // Every message's `id`, whatever its type: a string or a number of at most 64 characters.
+        if let Err(error) = id_shape(message.id.as_ref()) {
+            self.send_error(conn, &error, &message);
+            return;
+        }
         let result = match &message.command {
             Command::Hello { version } => {
                 let version = *version;
-                self.hello(conn, message.token.clone(), version);
+                self.hello(conn, message.token.clone(), version).await;
                 return;
             }
             Command::Ping => {
@@ -699,12 +973,13 @@ impl Room {
         }
     }
 
-    fn hello(&mut self, conn: u64, token: Option<String>, version: Option<u64>) {
+    async fn hello(&mut self, conn: u64, token: Option<String>, version: Option<u64>) {
         let seat = match &token {
             None => None,
             Some(token) => {
+                let hash = token_hash(token);
                 let found = self.seats.iter().position(|s| match &s.occupant {
-                    Occupant::Human(h) => constant_time_eq(&h.token, token),
+                    Occupant::Human(h) => constant_time_eq(&h.token_hash, &hash),
                     _ => false,
                 });
                 match found {
@@ -764,6 +1039,7 @@ impl Room {
             c.token = token;
         }
         // Everyone else hears of the presence change first; then this connection catches up.
+        self.save_logged().await;
         self.flush();
         let you = seat.map(|s| self.seats[s].name.clone());
         let host = seat.is_some() && seat == self.host;
@@ -818,8 +1094,11 @@ impl Room {
         let Some(token) = token else {
             return Err(refuse(StatusCode::UNAUTHORIZED, "no_token", "every command carries its seat's \"token\""));
         };
+        // The connection's token was checked against the seat's hash at `hello` (and a seat
+        // that is left unbinds its connections): comparing with it is enough.
+        let bound = c.token.as_deref().unwrap_or_default();
         match &self.seats[seat].occupant {
-            Occupant::Human(h) if constant_time_eq(&h.token, token) => Ok(seat),
+            Occupant::Human(_) if constant_time_eq(bound.as_bytes(), token.as_bytes()) => Ok(seat),
             Occupant::Human(_) => Err(ApiError::forbidden(
                 "bad_token",
                 format!("this token is not seat {}'s (the seat this connection said hello for)", self.seats[seat].name),
@@ -1290,6 +1569,6 @@ impl Room {
 }
 
 /// Compares two tokens without stopping at the first difference.
-fn constant_time_eq(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }

@@ -99,8 +99,7 @@ const POSTGRES_GAMES: &str = "UPDATE games AS g SET status = e->>1, result = e->
      play_ms = (e->>8)::bigint, updated = (e->>9)::bigint, finished = (e->>10)::bigint \
      FROM json_array_elements(CAST($1 AS TEXT)::json) AS e WHERE g.id = e->>0 AND g.version = (e->>11)::bigint";
 
-async fn write(db: &Db, commits: &[&Commit]) -> Result<(), sqlx::Error> {
-    let postgres = db.backend() == Backend::Postgres;
+fn arrays(commits: &[&Commit]) -> (Vec<serde_json::Value>, Vec<serde_json::Value>) {
     let actions: Vec<serde_json::Value> = commits
         .iter()
         .flat_map(|c| c.actions.iter().map(|a| serde_json::json!([c.id, a.idx, a.action, a.seat, a.actor, a.created])))
@@ -125,6 +124,12 @@ async fn write(db: &Db, commits: &[&Commit]) -> Result<(), sqlx::Error> {
             ])
         })
         .collect();
+    (actions, games)
+}
+
+async fn write(db: &Db, commits: &[&Commit]) -> Result<(), sqlx::Error> {
+    let postgres = db.backend() == Backend::Postgres;
+    let (actions, games) = arrays(commits);
     let mut tx = db.pool().begin().await?;
     if !actions.is_empty() {
         let sql = if postgres { POSTGRES_ACTIONS } else { SQLITE_ACTIONS };
@@ -197,4 +202,99 @@ pub async fn insert_room_game(db: &Db, code: &str, idx: i64, game_id: &str) -> R
         .execute(db.pool())
         .await?;
     Ok(())
+}
+
+/// A stored room, as [`load_room`] reads it.
+pub struct RoomRow {
+    /// Game name.
+    pub game: String,
+    /// Rules (JSON text).
+    pub rules: String,
+    /// Record's `players`.
+    pub players: Option<i64>,
+    /// Listed publicly.
+    pub public: bool,
+    /// Turn timer.
+    pub turn_seconds: Option<i64>,
+    /// Creation time.
+    pub created: i64,
+    /// The room's state document (`room::Saved`, JSON).
+    pub state: String,
+    /// Times the room has been rebuilt, this one included (its versions start at
+    /// `generation << 32`).
+    pub generation: i64,
+}
+
+/// Writes a room's state document (before anyone hears of the change).
+///
+/// # Errors
+/// A database error.
+pub async fn save_room(db: &Db, code: &str, state: &str, status: &str, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE rooms SET state = $1, status = $2, updated = $3 WHERE code = $4")
+        .bind(state.to_owned())
+        .bind(status.to_owned())
+        .bind(now)
+        .bind(code.to_owned())
+        .execute(db.pool())
+        .await?;
+    Ok(())
+}
+
+/// Marks a room closed for good: it is not rebuilt any more.
+///
+/// # Errors
+/// A database error.
+pub async fn close_room(db: &Db, code: &str, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE rooms SET closed = $1, status = 'closed', updated = $1 WHERE code = $2")
+        .bind(now)
+        .bind(code.to_owned())
+        .execute(db.pool())
+        .await?;
+    Ok(())
+}
+
+/// An open stored room with a state, to rebuild; counts the rebuild (`generation` + 1, in the
+/// answer too). `None` for an unknown, closed or pre-0003 room.
+///
+/// # Errors
+/// A database error.
+pub async fn load_room(db: &Db, code: &str) -> Result<Option<RoomRow>, sqlx::Error> {
+    use sqlx::Row;
+    let row = sqlx::query(
+        "SELECT game, rules, players, public, turn_seconds, created, state, generation FROM rooms \
+         WHERE code = $1 AND closed IS NULL AND state IS NOT NULL",
+    )
+    .bind(code.to_owned())
+    .fetch_optional(db.pool())
+    .await?;
+    let Some(row) = row else { return Ok(None) };
+    let generation: i64 = row.try_get::<i64, _>("generation")? + 1;
+    sqlx::query("UPDATE rooms SET generation = $1 WHERE code = $2")
+        .bind(generation)
+        .bind(code.to_owned())
+        .execute(db.pool())
+        .await?;
+    Ok(Some(RoomRow {
+        game: row.try_get("game")?,
+        rules: row.try_get("rules")?,
+        players: row.try_get("players")?,
+        public: row.try_get::<i64, _>("public")? != 0,
+        turn_seconds: row.try_get("turn_seconds")?,
+        created: row.try_get("created")?,
+        state: row.try_get("state")?,
+        generation,
+    }))
+}
+
+/// The codes of open public rooms in their lobby (rebuilt at start so that `GET /api/rooms`
+/// lists them).
+///
+/// # Errors
+/// A database error.
+pub async fn public_lobbies(db: &Db) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT code FROM rooms WHERE closed IS NULL AND state IS NOT NULL AND public = 1 AND status = 'lobby'",
+    )
+    .fetch_all(db.pool())
+    .await
 }

@@ -40,7 +40,7 @@ pub async fn upgrade(
             ));
         }
     }
-    let (tx, shared) = state.rooms.get(&code)?;
+    let (tx, shared) = state.rooms.open(&state, &code).await?;
     let config = state.rooms.config.clone();
     let conn = state.rooms.next_connection();
     Ok(ws
@@ -106,6 +106,18 @@ async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
     let _ = socket.send(Message::Close(Some(frame))).await;
 }
 
+/// Sends what the room has already queued for this connection (it answers within
+/// milliseconds; 100 ms of quiet ends the wait).
+async fn drain(socket: &mut WebSocket, outbox: &mut mpsc::Receiver<Out>) {
+    while let Ok(Some(Out::Text(text))) =
+        tokio::time::timeout(std::time::Duration::from_millis(100), outbox.recv()).await
+    {
+        if socket.send(Message::Text(text)).await.is_err() {
+            return;
+        }
+    }
+}
+
 async fn session(
     state: AppState,
     tx: mpsc::Sender<Msg>,
@@ -127,6 +139,11 @@ async fn session(
                 let (text, binary) = match incoming {
                     Some(Ok(Message::Text(text))) => (text, false),
                     Some(Ok(Message::Binary(_))) => (Utf8Bytes::from_static(""), true),
+                    Some(Err(e)) if e.to_string().contains("too long") => {
+                        // Over the hard limit (tungstenite's capacity error): say so with 1009.
+                        close(&mut socket, 1009, "a message or frame over the hard size limit").await;
+                        break;
+                    }
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     Some(Ok(_)) => continue,
                 };
@@ -146,6 +163,8 @@ async fn session(
                 if let Some((code, message)) = refusal {
                     if socket.send(error_text(code, &message, version)).await.is_err() { break }
                     if limiter.strike(&config) {
+                        // Answers to the messages already accepted go out first: never silence.
+                        drain(&mut socket, &mut outbox).await;
                         close(&mut socket, 1008, "too many refused messages (rate or size limit)").await;
                         break;
                     }

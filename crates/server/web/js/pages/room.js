@@ -323,7 +323,7 @@ export async function roomPage(view, rawCode) {
     replace(
       resultBox,
       h('h2', { text: headline }),
-      h('p', { class: 'result-line', text: resultText(module, state) }),
+      resultText(module, state) === headline ? null : h('p', { class: 'result-line', text: resultText(module, state) }),
       module.resultDetails(state),
       h(
         'div',
