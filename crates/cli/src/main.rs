@@ -102,6 +102,18 @@ fn run(cli: Cli) -> Result<(), Failure> {
     }
 }
 
+/// The worker threads of `--threads` (default: every core).
+pub(crate) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Failure> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = threads {
+        if threads == 0 {
+            return Err(anyhow::anyhow!("--threads must be at least 1").into());
+        }
+        pool = pool.num_threads(threads);
+    }
+    Ok(pool.build().context("starting worker threads")?)
+}
+
 /// `--data-dir`, or the user's data directory (`~/.local/share/madang` on Linux), where
 /// `madang serve` keeps its database and `madang ur solve` its tables.
 pub(crate) fn data_dir(given: Option<PathBuf>) -> anyhow::Result<PathBuf> {

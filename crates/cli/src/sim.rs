@@ -129,14 +129,7 @@ pub(crate) fn run(args: SimArgs) -> Result<(), Failure> {
     };
     load_table(&args, &config.bots)?;
     let visitor = RunSim { config, default_bots: args.bots.is_none(), json: args.json };
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(threads) = args.threads {
-        if threads == 0 {
-            return Err(anyhow::anyhow!("--threads must be at least 1").into());
-        }
-        pool = pool.num_threads(threads);
-    }
-    let pool = pool.build().context("starting worker threads")?;
+    let pool = crate::thread_pool(args.threads)?;
     let report = pool.install(|| madang_games::visit(&args.game, &rules, args.players, visitor))??;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);

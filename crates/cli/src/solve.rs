@@ -112,14 +112,7 @@ fn solve(args: SolveArgs) -> Result<(), Failure> {
     std::fs::write(&probe, b"")
         .with_context(|| format!("--out {}: cannot write in {}", out.display(), folder.display()))?;
     let _ = std::fs::remove_file(&probe);
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(threads) = args.threads {
-        if threads == 0 {
-            return Err(anyhow::anyhow!("--threads must be at least 1").into());
-        }
-        pool = pool.num_threads(threads);
-    }
-    let pool = pool.build().context("starting worker threads")?;
+    let pool = crate::thread_pool(args.threads)?;
     let name = madang_ur_solver::table_name(&settings);
     let terminal = std::io::stderr().is_terminal();
     let steps = (-args.tolerance.log10() * 10.0).ceil().max(1.0) as u64;

@@ -44,6 +44,24 @@ enum ClientMessage {
     Ping,
 }
 
+/// Refuses a WebSocket upgrade whose `Origin` is neither this server as the browser reached it
+/// (the `Host`) nor `--public-url` (games and rooms alike); no `Origin` (not a browser) passes.
+///
+/// # Errors
+/// `bad_origin` (403), naming the origin.
+pub(crate) fn check_origin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
+    let Some(origin) = headers.get(header::ORIGIN) else { return Ok(()) };
+    let origin = origin.to_str().unwrap_or_default();
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
+    if state.rooms.origin_allowed(origin, host) {
+        return Ok(());
+    }
+    Err(ApiError::forbidden(
+        "bad_origin",
+        format!("a WebSocket from origin {origin:?} is refused: the page must come from {host:?} or the public URL"),
+    ))
+}
+
 /// `GET /api/games/{id}/ws`: checks the origin and the game, then upgrades.
 ///
 /// # Errors
@@ -55,17 +73,7 @@ pub async fn upgrade(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let origin = origin.to_str().unwrap_or_default();
-        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
-        let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
-        if origin_host != host {
-            return Err(ApiError::forbidden(
-                "bad_origin",
-                format!("a WebSocket from origin {origin:?} is refused: the page must come from {host:?}"),
-            ));
-        }
-    }
+    check_origin(&state, &headers)?;
     let slot = state.slot(&id).await?;
     Ok(ws
         .max_message_size(BODY_LIMIT)

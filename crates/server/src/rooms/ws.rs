@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, header};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use serde_json::json;
 use tokio::sync::mpsc;
@@ -28,18 +28,7 @@ pub async fn upgrade(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let origin = origin.to_str().unwrap_or_default();
-        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
-        if !state.rooms.origin_allowed(origin, host) {
-            return Err(ApiError::forbidden(
-                "bad_origin",
-                format!(
-                    "a WebSocket from origin {origin:?} is refused: the page must come from {host:?} or the public URL"
-                ),
-            ));
-        }
-    }
+    crate::ws::check_origin(&state, &headers)?;
     let (tx, shared) = state.rooms.open(&state, &code).await?;
     let config = state.rooms.config.clone();
     let conn = state.rooms.next_connection();
