@@ -100,8 +100,6 @@ async fn a_record_the_client_holds_replays_step_by_step() {
     // A record without actions is a game at its start.
     let (status, start) = client.post("/api/replay", json!({"record": {"game": "ur"}})).await;
     assert_eq!((status, start["steps"].clone(), start["to_move"].clone()), (200, json!(0), json!("chance")));
-    let answer = client.post_raw("/api/replay", &format!("{{\"record\": \"{}\"}}", "x".repeat(2 << 20))).await;
-    assert_refused(&answer, 413, "body_too_large", "1024 KiB");
     let answer = client.post("/api/replay", json!({"record": worked_example(), "step": 7})).await;
     assert_refused(&answer, 404, "unknown_step", "7");
     assert_refused(&client.post("/api/replay", json!({"step": 1})).await, 400, "malformed_json", "record");
@@ -124,7 +122,8 @@ async fn states_and_steps_name_the_latest_roll() {
         // The step after the first action (light's opening roll) names that roll.
         let (_, step) = client.get(&format!("/api/games/{id}/steps/1")).await;
         assert_eq!(step["last_chance"], json!(actions[0]));
-        assert_eq!(step["action_events"], json!([format!("light rolls {}", &actions[0][5..])]));
+        // Its events begin with that roll (a 0 also passes the turn: a second event).
+        assert_eq!(step["action_events"][0], json!(format!("light rolls {}", &actions[0][5..])));
         if state["status"] == "finished" {
             break;
         }
