@@ -5,49 +5,13 @@
 
 #![allow(clippy::unwrap_used, clippy::print_stderr)]
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-/// A running `madang serve`, killed on drop.
-struct Serve {
-    child: Child,
-    base: String,
-}
-
-impl Serve {
-    fn start(dir: &Path) -> Serve {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_madang"))
-            .args(["serve", "--bind", "127.0.0.1:0", "--allow-fixed-seed", "--data-dir"])
-            .arg(dir)
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        // "madang is serving on http://127.0.0.1:PORT/ …"
-        let url =
-            line.split_whitespace().find(|w| w.starts_with("http://")).unwrap_or_else(|| panic!("no URL in {line:?}"));
-        Serve { child, base: url.trim_end_matches('/').to_owned() }
-    }
-
-    /// SIGKILL: no shutdown, no flush.
-    fn kill(mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+#[path = "common/serve.rs"]
+mod serve;
+use serve::Serve;
 
 struct Client {
     http: reqwest::Client,
