@@ -18,6 +18,11 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use madang_games::{Record, VerifyError};
 
+/// mimalloc: the server allocates many short-lived buffers per message (JSON, frames), and
+/// glibc's allocator was a fifth of its CPU time under load (docs/server.md, "Load").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "madang",

@@ -63,13 +63,13 @@ impl Seed {
 
     /// The SHA-256 commitment of the seed, as 64 hex digits, shown before a game starts.
     pub fn commitment(&self) -> String {
-        hex(&Sha256::digest(self.0))
+        hex::encode(Sha256::digest(self.0))
     }
 }
 
 impl fmt::Display for Seed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&hex(&self.0))
+        f.write_str(&hex::encode(self.0))
     }
 }
 
@@ -110,10 +110,6 @@ impl<'de> serde::Deserialize<'de> for Seed {
         let text = String::deserialize(deserializer)?;
         text.parse().map_err(serde::de::Error::custom)
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Game `index`'s seed in a `madang sim --seed sim_seed` run: `SHA-256(decimal(sim_seed) ‖ ":" ‖

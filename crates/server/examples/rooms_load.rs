@@ -4,8 +4,11 @@
 //!
 //! ```text
 //! cargo build --release -p madang-server --example rooms_load
-//! target/release/examples/rooms_load --rooms 100 --seconds 20 [--warmup 3]
+//! target/release/examples/rooms_load --rooms 100 --seconds 20 [--warmup 3] [--think-ms T]
 //! ```
+//!
+//! With `--think-ms T` each room waits T ms before each move (a paced load: the round trips
+//! then measure the server below saturation instead of its queue).
 //!
 //! It starts the server as a child process (this same binary with `--serve`: the real server,
 //! SQLite in a temporary directory, the room rate limit raised so a connection may send as fast
@@ -29,6 +32,10 @@ use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
+
+/// The allocator of the `madang` binary, so that the server measured is the one users run.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
@@ -94,6 +101,9 @@ struct StateMin {
     version: u64,
 }
 
+/// Bytes of text received by the generator.
+static RECEIVED: AtomicU64 = AtomicU64::new(0);
+
 struct Player {
     ws: Ws,
     seat: String,
@@ -115,7 +125,10 @@ async fn http_post(client: &reqwest::Client, cookie: &mut Option<String>, url: &
 async fn next_text(ws: &mut Ws) -> String {
     loop {
         match ws.next().await {
-            Some(Ok(Message::Text(text))) => return text.to_string(),
+            Some(Ok(Message::Text(text))) => {
+                RECEIVED.fetch_add(text.len() as u64, Ordering::Relaxed);
+                return text.to_string();
+            }
             Some(Ok(_)) => {}
             other => panic!("connection lost: {other:?}"),
         }
@@ -155,10 +168,10 @@ async fn setup(addr: &str) -> [Player; 2] {
     let (mut c1, mut c2) = (None, None);
     let created =
         http_post(&http, &mut c1, &format!("http://{addr}/api/rooms"), json!({"game": "ur", "nickname": "host"})).await;
-    let code = created["code"].as_str().unwrap().to_owned();
+    let code = created["code"].as_str().unwrap_or_else(|| panic!("creating a room failed: {created}")).to_owned();
     let joined = http_post(&http, &mut c2, &format!("http://{addr}/api/rooms/{code}/join"), json!({})).await;
     let host_token = created["token"].as_str().unwrap().to_owned();
-    let guest_token = joined["token"].as_str().unwrap().to_owned();
+    let guest_token = joined["token"].as_str().unwrap_or_else(|| panic!("joining a room failed: {joined}")).to_owned();
     let mut host = Player { ws: connect(addr, &code, &host_token).await, seat: "light".into(), token: host_token };
     let mut guest = Player { ws: connect(addr, &code, &guest_token).await, seat: "dark".into(), token: guest_token };
     next_events(&mut host.ws).await; // the guest's presence
@@ -176,7 +189,13 @@ struct Stats {
     stop: AtomicBool,
 }
 
-async fn play(mut players: [Player; 2], stats: Arc<Stats>, rtts: Rc<std::cell::RefCell<Vec<u32>>>, mut seed: u64) {
+async fn play(
+    mut players: [Player; 2],
+    stats: Arc<Stats>,
+    rtts: Rc<std::cell::RefCell<Vec<u32>>>,
+    mut seed: u64,
+    think: Duration,
+) {
     // The start's events message on both sockets.
     let mut msg = next_events(&mut players[0].ws).await;
     next_text(&mut players[1].ws).await;
@@ -191,6 +210,9 @@ async fn play(mut players: [Player; 2], stats: Arc<Stats>, rtts: Rc<std::cell::R
                 next_text(&mut players[1 - i].ws).await;
             }
             continue;
+        }
+        if !think.is_zero() {
+            tokio::time::sleep(think).await;
         }
         let mover = usize::from(state.to_move.as_deref() != Some(players[0].seat.as_str()));
         seed ^= seed << 13;
@@ -237,6 +259,7 @@ fn main() {
     let rooms: usize = arg("--rooms", "100").parse().unwrap();
     let seconds: u64 = arg("--seconds", "20").parse().unwrap();
     let warmup: u64 = arg("--warmup", "3").parse().unwrap();
+    let think = Duration::from_millis(arg("--think-ms", "0").parse().unwrap());
     let mut child = Command::new(std::env::current_exe().unwrap())
         .arg("--serve")
         .stdin(Stdio::piped())
@@ -265,17 +288,27 @@ fn main() {
         let mut n = 0u64;
         while let Some(players) = pending.next().await {
             n += 1;
-            handles.push(tokio::task::spawn_local(play(players, stats.clone(), rtts.clone(), 0x9E37_79B9 + n * 7919)));
+            handles.push(tokio::task::spawn_local(play(
+                players,
+                stats.clone(),
+                rtts.clone(),
+                0x9E37_79B9 + n * 7919,
+                think,
+            )));
         }
         eprintln!("{rooms} rooms set up in {:.1} s; warming up {warmup} s", set_up.elapsed().as_secs_f64());
         tokio::time::sleep(Duration::from_secs(warmup)).await;
         let cpu0 = proc_cpu_ms(pid);
+        let own0 = proc_cpu_ms(std::process::id());
+        let bytes0 = RECEIVED.load(Ordering::Relaxed);
         let t0 = Instant::now();
         stats.measuring.store(true, Ordering::Relaxed);
         tokio::time::sleep(Duration::from_secs(seconds)).await;
         stats.measuring.store(false, Ordering::Relaxed);
         let elapsed = t0.elapsed().as_secs_f64();
         let cpu = proc_cpu_ms(pid) - cpu0;
+        let own = proc_cpu_ms(std::process::id()) - own0;
+        let bytes = RECEIVED.load(Ordering::Relaxed) - bytes0;
         let held = handles.iter().filter(|h| !h.is_finished()).count();
         stats.stop.store(true, Ordering::Relaxed);
         let moves = stats.moves.load(Ordering::Relaxed) as f64;
@@ -296,6 +329,12 @@ fn main() {
             cpu / elapsed / 10.0,
             cpu / moves,
             cpu / actions
+        );
+        println!(
+            "generator CPU: {:.1} % of one core, {:.4} ms per move; received {:.0} bytes per move (both players)",
+            own / elapsed / 10.0,
+            own / moves,
+            bytes as f64 / moves
         );
         println!("server peak memory (VmHWM): {}", proc_status(pid, "VmHWM:"));
         println!(

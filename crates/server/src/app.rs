@@ -27,7 +27,7 @@ pub fn now_ms() -> i64 {
 pub fn random_hex(bytes: usize) -> Result<String, ApiError> {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).map_err(|e| ApiError::internal(format!("operating system randomness failed: {e}")))?;
-    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(hex::encode(buf))
 }
 
 /// Whether `text` is `len` lowercase hex digits (ids of players and games).

@@ -161,6 +161,11 @@ pub struct HistoryRow {
 pub struct Db {
     pool: AnyPool,
     backend: Backend,
+    /// SQLite: one writer at a time inside this process ([`Db::write_turn`]).
+    write_turn: std::sync::Arc<tokio::sync::Mutex<()>>,
+    /// SQLite: the database file and its durability setting, for a connection of one's own
+    /// (`rooms/store.rs`); `None` on PostgreSQL and for an in-memory database.
+    sqlite_file: Option<(std::path::PathBuf, Synchronous)>,
 }
 
 const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -235,7 +240,15 @@ impl Db {
                 return Err(ServerError::Config(format!("SQLite refused WAL mode (journal mode is {mode})")));
             }
         }
-        let db = Db { pool, backend };
+        let sqlite_file = match backend {
+            Backend::Sqlite => {
+                let path = url.trim_start_matches("sqlite:").trim_start_matches("//");
+                let path = path.split('?').next().unwrap_or_default();
+                (!path.is_empty() && !path.contains(":memory:")).then(|| (std::path::PathBuf::from(path), synchronous))
+            }
+            Backend::Postgres => None,
+        };
+        let db = Db { pool, backend, write_turn: std::sync::Arc::default(), sqlite_file };
         db.migrate().await?;
         Ok(db)
     }
@@ -243,6 +256,32 @@ impl Db {
     /// Which backend this is.
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// SQLite: waits for this process's turn to write, first come first served; `None` on
+    /// PostgreSQL, which runs writers side by side. Every write transaction holds the turn:
+    /// two SQLite connections that want to write at once would otherwise meet SQLite's busy
+    /// handler, which sleeps (up to 100 ms a try) instead of queueing, and under load a
+    /// writer that commits back to back starves the others for seconds.
+    pub(crate) async fn write_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        match self.backend {
+            Backend::Sqlite => Some(self.write_turn.lock().await),
+            Backend::Postgres => None,
+        }
+    }
+
+    /// [`Db::write_turn`] for a thread outside the async runtime (it blocks the thread).
+    pub(crate) fn write_turn_blocking(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        match self.backend {
+            Backend::Sqlite => Some(self.write_turn.blocking_lock()),
+            Backend::Postgres => None,
+        }
+    }
+
+    /// SQLite: the database file and its `synchronous` setting (`None` on PostgreSQL or for an
+    /// in-memory database).
+    pub(crate) fn sqlite_file(&self) -> Option<&(std::path::PathBuf, Synchronous)> {
+        self.sqlite_file.as_ref()
     }
 
     /// The connection pool (the rooms' storage writer, `rooms/store.rs`, batches its own queries).
@@ -300,6 +339,7 @@ impl Db {
     /// # Errors
     /// A database error.
     pub async fn create_player(&self, player: &PlayerRow) -> Result<(), sqlx::Error> {
+        let _turn = self.write_turn().await;
         sqlx::query("INSERT INTO players (id, nickname, created) VALUES ($1, $2, $3)")
             .bind(player.id.clone())
             .bind(player.nickname.clone())
@@ -347,6 +387,7 @@ impl Db {
     /// # Errors
     /// A database error.
     pub async fn set_nickname(&self, id: &str, nickname: &str) -> Result<(), sqlx::Error> {
+        let _turn = self.write_turn().await;
         sqlx::query("UPDATE players SET nickname = $1 WHERE id = $2")
             .bind(nickname.to_owned())
             .bind(id.to_owned())
@@ -366,6 +407,7 @@ impl Db {
         actions: &[ActionRow],
         outcomes: &[(String, String)],
     ) -> Result<(), sqlx::Error> {
+        let _turn = self.write_turn().await;
         let mut tx = self.pool.begin().await?;
         let sql = format!(
             "INSERT INTO games ({GAME_COLUMNS}) VALUES \
@@ -421,6 +463,7 @@ impl Db {
         actions: &[ActionRow],
         outcomes: &[(String, String)],
     ) -> Result<(), sqlx::Error> {
+        let _turn = self.write_turn().await;
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
             "UPDATE games SET status = $1, result = $2, end_reason = $3, end_by = $4, version = $5, \

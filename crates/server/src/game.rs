@@ -9,7 +9,7 @@ use madang_core::{Outcome, Turn};
 use madang_games::{End, EndReason, Record};
 use madang_seed::{CHANCE, Seed, Stream, bot_stream_name};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::catalogue;
 use crate::db::{ActionRow, GameRow, GameUpdate};
@@ -162,6 +162,51 @@ pub struct Change {
     pub core: Core,
     /// The entries it added.
     pub entries: Vec<LogEntry>,
+}
+
+/// A game's state (`docs/api.md`, "State"), in the documented order: the engine's view
+/// (`madang replay`'s object), then the server's fields.
+#[derive(Serialize)]
+pub struct StateRef<'a> {
+    #[serde(flatten)]
+    view: madang_games::View,
+    id: &'a str,
+    version: u64,
+    rules: &'a Value,
+    players: Option<usize>,
+    mode: &'a str,
+    seats: Vec<StateSeat<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    my_seats: Option<Vec<String>>,
+    moves: Vec<Value>,
+    commitment: String,
+    seed: Option<String>,
+    end: Option<&'a End>,
+    created: i64,
+    updated: i64,
+    finished: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    win_chance: Option<f64>,
+    last_chance: Option<&'a str>,
+}
+
+/// A seat in [`StateRef`]: name, kind, level and the player's nickname.
+struct StateSeat<'a> {
+    seat: &'a Seat,
+    nicknames: &'a HashMap<String, String>,
+}
+
+impl Serialize for StateSeat<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let s = self.seat;
+        let mut map = serializer.serialize_map(Some(4))?;
+        map.serialize_entry("name", &s.name)?;
+        map.serialize_entry("kind", &s.kind)?;
+        map.serialize_entry("level", &s.level)?;
+        map.serialize_entry("nickname", &s.player.as_ref().and_then(|p| self.nicknames.get(p)))?;
+        map.end()
+    }
 }
 
 /// A game held in memory.
@@ -792,6 +837,18 @@ impl LiveGame {
 
     /// The state for `player` (`docs/api.md`, "State"); `nicknames` maps player ids to names.
     pub fn state(&self, player: &str, nicknames: &HashMap<String, String>) -> Value {
+        serde_json::to_value(self.state_ref(player, nicknames, true)).unwrap_or(Value::Null)
+    }
+
+    /// [`LiveGame::state`] as a value to serialize directly (rooms write it into every
+    /// `events` message); without `my_seats` when `with_my_seats` is false. `moves` are the
+    /// legal moves annotated when `player` has the seat to move.
+    pub fn state_ref<'a>(
+        &'a self,
+        player: &str,
+        nicknames: &'a HashMap<String, String>,
+        with_my_seats: bool,
+    ) -> StateRef<'a> {
         let core = &self.core;
         // The engine's events of the latest turn: from the last human action on.
         let start =
@@ -804,10 +861,6 @@ impl LiveGame {
             })
             .collect();
         let view = core.game.view(events, core.end.as_ref());
-        let mut state = match serde_json::to_value(&view) {
-            Ok(Value::Object(map)) => map,
-            _ => Map::new(),
-        };
         let my_seats = self.my_seats(player);
         let moves: Vec<Value> = match core.game.turn() {
             Turn::Seat(s) if !core.ended() && my_seats.contains(&self.seats[s].name) => {
@@ -824,39 +877,27 @@ impl LiveGame {
             }
             _ => Vec::new(),
         };
-        let seats: Vec<Value> = self
-            .seats
-            .iter()
-            .map(|s| {
-                json!({
-                    "name": s.name,
-                    "kind": s.kind,
-                    "level": s.level,
-                    "nickname": s.player.as_ref().and_then(|p| nicknames.get(p)),
-                })
-            })
-            .collect();
         let ended = core.ended();
-        state.insert("id".into(), json!(self.id));
-        state.insert("version".into(), json!(core.version));
-        state.insert("rules".into(), self.rules.clone());
-        state.insert("players".into(), json!(self.players));
-        state.insert("mode".into(), json!(self.mode));
-        state.insert("seats".into(), Value::Array(seats));
-        state.insert("my_seats".into(), json!(my_seats));
-        state.insert("moves".into(), Value::Array(moves));
-        state.insert("commitment".into(), json!(self.seed.commitment()));
-        state.insert("seed".into(), if ended { json!(self.seed.to_string()) } else { Value::Null });
-        state.insert("end".into(), json!(core.end));
-        state.insert("created".into(), json!(self.created));
-        state.insert("updated".into(), json!(core.updated));
-        state.insert("finished".into(), json!(core.finished));
-        // Light's (the first seat's) winning chance under perfect play, with a solved table.
-        if let Some(chance) = core.game.win_chance() {
-            state.insert("win_chance".into(), json!(chance));
+        StateRef {
+            view,
+            id: &self.id,
+            version: core.version,
+            rules: &self.rules,
+            players: self.players,
+            mode: &self.mode,
+            seats: self.seats.iter().map(|seat| StateSeat { seat, nicknames }).collect(),
+            my_seats: with_my_seats.then_some(my_seats),
+            moves,
+            commitment: self.seed.commitment(),
+            seed: ended.then(|| self.seed.to_string()),
+            end: core.end.as_ref(),
+            created: self.created,
+            updated: core.updated,
+            finished: core.finished,
+            // Light's (the first seat's) winning chance under perfect play, with a solved table.
+            win_chance: core.game.win_chance(),
+            last_chance: self.last_chance(usize::MAX),
         }
-        state.insert("last_chance".into(), json!(self.last_chance(usize::MAX)));
-        Value::Object(state)
     }
 
     /// The log entries after version `from`.

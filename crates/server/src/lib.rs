@@ -125,6 +125,14 @@ impl Server {
             tracing::info!("shutting down");
             let _ = stop.send(true);
         };
+        // Small messages go out at once: with Nagle's algorithm a WebSocket that only
+        // receives (the player not moving) holds each event until the previous one is
+        // acknowledged, and delayed ACKs make that tens of milliseconds.
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            if let Err(error) = tcp.set_nodelay(true) {
+                tracing::debug!(%error, "setting TCP_NODELAY failed");
+            }
+        });
         axum::serve(listener, router)
             .with_graceful_shutdown(signal)
             .await

@@ -39,7 +39,7 @@ pub async fn serve(method: Method, uri: Uri) -> Response {
     }
     // Revalidate every time: the files change with the binary, and the ETag keeps it cheap.
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    if let Ok(etag) = HeaderValue::from_str(&format!("\"{}\"", hex(&file.metadata.sha256_hash()[..8]))) {
+    if let Ok(etag) = HeaderValue::from_str(&format!("\"{}\"", hex::encode(&file.metadata.sha256_hash()[..8]))) {
         headers.insert(header::ETAG, etag);
     }
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
@@ -47,8 +47,4 @@ pub async fn serve(method: Method, uri: Uri) -> Response {
         headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
     }
     response
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -74,6 +74,7 @@ impl RoomWs {
                     let v = e["version"].as_u64().unwrap();
                     assert_eq!(v, from + 1 + i as u64);
                     self.seen.push(v);
+                    check_game_event(e);
                 }
                 self.room = message["room"].clone();
                 assert_eq!(self.room["version"].as_u64().unwrap(), to);
@@ -1061,5 +1062,27 @@ fn random_command_sequences_never_break_the_room() {
     runtime.block_on(server.stop());
     if let Err(error) = result {
         panic!("{error}");
+    }
+}
+
+/// A game's `action` and `end` events have exactly the fields `docs/api.md` lists ("Events":
+/// `version`, `type`, `at` and the type's own).
+fn check_game_event(e: &Value) {
+    let own: &[&str] = match e["type"].as_str().unwrap() {
+        "action" => &["game_version", "index", "action", "seat", "by", "events"],
+        "end" => &["game_version", "end"],
+        _ => return,
+    };
+    let mut keys: Vec<&str> = e.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    let mut expected: Vec<&str> = own.iter().copied().chain(["version", "type", "at"]).collect();
+    expected.sort_unstable();
+    assert_eq!(keys, expected, "{e}");
+    assert!(e["game_version"].as_u64().unwrap() >= 1, "{e}");
+    assert!(e["at"].as_i64().unwrap() > 0, "{e}");
+    if e["type"] == "action" {
+        assert!(["human", "cpu", "chance"].contains(&e["by"].as_str().unwrap()), "{e}");
+        assert!(e["events"].is_array() && e["action"].is_string() && e["index"].is_u64(), "{e}");
+        assert_eq!(e["seat"].is_null(), e["by"] == "chance", "{e}");
     }
 }

@@ -153,6 +153,62 @@ async fn stats_count_finished_drawn_resigned_left_and_roll_limit_games() {
     }
 }
 
+/// A new ongoing Ur game row at version 0.
+fn game_row(id: &str, owner: &str) -> GameRow {
+    GameRow {
+        id: id.to_owned(),
+        owner: owner.to_owned(),
+        game: "ur".into(),
+        rules: "{}".into(),
+        players: Some(2),
+        seats: "[]".into(),
+        mode: "computer".into(),
+        cpu: None,
+        seed: "22".repeat(32),
+        commitment: "c".into(),
+        status: "ongoing".into(),
+        result: None,
+        end_reason: None,
+        end_by: None,
+        version: 0,
+        chance_pos: 0,
+        bot_pos: "[]".into(),
+        play_ms: 0,
+        created: 1,
+        updated: 1,
+        finished: None,
+    }
+}
+
+/// The game row's changing part at `version` (finished when `finished` is set).
+fn update(version: i64, finished: Option<i64>) -> GameUpdate {
+    GameUpdate {
+        status: if finished.is_some() { "finished" } else { "ongoing" }.into(),
+        result: None,
+        end_reason: None,
+        end_by: None,
+        version,
+        chance_pos: 7,
+        bot_pos: "[1,2]".into(),
+        play_ms: 5,
+        updated: 2,
+        finished,
+    }
+}
+
+/// Actions `from..from + n`, named `a{i}`.
+fn batch(from: i64, n: i64) -> Vec<ActionRow> {
+    (from..from + n)
+        .map(|i| ActionRow {
+            idx: i,
+            action: format!("a{i}"),
+            seat: Some("light".into()),
+            actor: "human".into(),
+            created: 2,
+        })
+        .collect()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_batch_is_stored_only_on_the_version_it_was_computed_from() {
     for database in backends() {
@@ -162,53 +218,9 @@ async fn a_batch_is_stored_only_on_the_version_it_was_computed_from() {
         let player = db::PlayerRow { id: format!("{unique:032x}"), nickname: "t".into(), created: 1 };
         db.create_player(&player).await.unwrap();
         let id = format!("{unique:016x}");
-        let row = GameRow {
-            id: id.clone(),
-            owner: player.id.clone(),
-            game: "ur".into(),
-            rules: "{}".into(),
-            players: Some(2),
-            seats: "[]".into(),
-            mode: "computer".into(),
-            cpu: None,
-            seed: "22".repeat(32),
-            commitment: "c".into(),
-            status: "ongoing".into(),
-            result: None,
-            end_reason: None,
-            end_by: None,
-            version: 0,
-            chance_pos: 0,
-            bot_pos: "[]".into(),
-            play_ms: 0,
-            created: 1,
-            updated: 1,
-            finished: None,
-        };
+        let row = game_row(&id, &player.id);
         db.create_game(&row, std::slice::from_ref(&player.id), &[], &[]).await.unwrap();
-        let update = |version: i64| GameUpdate {
-            status: "ongoing".into(),
-            result: None,
-            end_reason: None,
-            end_by: None,
-            version,
-            chance_pos: 7,
-            bot_pos: "[1,2]".into(),
-            play_ms: 5,
-            updated: 2,
-            finished: None,
-        };
-        let batch = |from: i64, n: i64| -> Vec<ActionRow> {
-            (from..from + n)
-                .map(|i| ActionRow {
-                    idx: i,
-                    action: format!("a{i}"),
-                    seat: Some("light".into()),
-                    actor: "human".into(),
-                    created: 2,
-                })
-                .collect()
-        };
+        let update = |version: i64| update(version, None);
         // 450 actions in one batch (several multi-row statements).
         db.store_batch(&id, 0, &update(450), &batch(0, 450), &[]).await.unwrap();
         // A second writer computing from version 0 is refused and stores nothing.
@@ -223,6 +235,56 @@ async fn a_batch_is_stored_only_on_the_version_it_was_computed_from() {
         let history = db.history(&player.id, 10, 0).await.unwrap();
         assert_eq!(history.len(), 1);
         assert_eq!(history[0].outcome, None);
+        db.close().await;
+    }
+}
+
+/// The rooms' group-commit writer (`rooms/store.rs`: its own SQLite connection on a thread, or
+/// a task on PostgreSQL): changes sent together are stored together, and a stale or colliding
+/// change is refused alone, storing nothing of it, while the others are stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_room_writer_refuses_only_the_stale_change_of_a_batch() {
+    use madang_server::rooms::store::{Commit, Writer};
+    for database in backends() {
+        let dir = TempDir::new("writer");
+        let db = Db::connect(&database_url(&dir, &database), Synchronous::Normal).await.unwrap();
+        let unique = std::process::id() as u64 * 1000 + 500 + u64::from(database.is_some());
+        let player = db::PlayerRow { id: format!("{unique:032x}"), nickname: "t".into(), created: 1 };
+        db.create_player(&player).await.unwrap();
+        let ids: Vec<String> = (0..3).map(|i| format!("{:016x}", unique * 10 + i)).collect();
+        for id in &ids {
+            db.create_game(&game_row(id, &player.id), std::slice::from_ref(&player.id), &[], &[]).await.unwrap();
+        }
+        let writer = Writer::start(db.clone());
+        let commit = |id: &str,
+                      from: i64,
+                      actions: Vec<ActionRow>,
+                      finished: Option<i64>,
+                      outcomes: Vec<(String, String)>| {
+            Commit { id: id.to_owned(), from, update: update(from + actions.len() as i64, finished), actions, outcomes }
+        };
+        // Sent at once (one transaction, or more if the writer is quick): the second is stale
+        // (computed from version 5; the stored one is 0).
+        let (a, b, c) = tokio::join!(
+            writer.store(commit(&ids[0], 0, batch(0, 2), None, vec![])),
+            writer.store(commit(&ids[1], 5, batch(5, 1), None, vec![])),
+            writer.store(commit(&ids[2], 0, batch(0, 1), Some(3), vec![(player.id.clone(), "won".into())])),
+        );
+        assert_eq!(a, Ok(()));
+        assert!(b.as_ref().is_err_and(|e| e.contains("expected version")), "{b:?}");
+        assert_eq!(c, Ok(()));
+        // An action index already stored: refused whole, the version kept.
+        let d = writer.store(commit(&ids[0], 2, batch(1, 2), None, vec![])).await;
+        assert!(d.is_err(), "{d:?}");
+        let (game, actions) = db.load_game(&ids[0]).await.unwrap().unwrap();
+        assert_eq!((game.version, actions.len(), actions[1].action.as_str()), (2, 2, "a1"));
+        let (game, actions) = db.load_game(&ids[1]).await.unwrap().unwrap();
+        assert_eq!((game.version, actions.len()), (0, 0));
+        let (game, actions) = db.load_game(&ids[2]).await.unwrap().unwrap();
+        assert_eq!((game.version, game.status.as_str(), game.finished, actions.len()), (1, "finished", Some(3), 1));
+        let history = db.history(&player.id, 10, 0).await.unwrap();
+        let outcome = history.iter().find(|h| h.game.id == ids[2]).map(|h| h.outcome.clone());
+        assert_eq!(outcome, Some(Some("won".to_owned())));
         db.close().await;
     }
 }

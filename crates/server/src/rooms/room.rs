@@ -23,7 +23,7 @@ use super::store::Commit;
 use super::{RoomConfig, random_token};
 use crate::app::{AppState, compute, now_ms, random_hex};
 use crate::error::ApiError;
-use crate::game::{ActionRequest, Change, EntryKind, LiveGame, NewGame, SeatKind};
+use crate::game::{ActionRequest, Change, EntryKind, LiveGame, NewGame, SeatKind, StateRef};
 use crate::live::LiveMatch;
 
 /// What a room's task is told.
@@ -208,18 +208,9 @@ pub fn token_hash(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
-fn hex32(bytes: &[u8; 32]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 fn unhex32(text: &str) -> Option<[u8; 32]> {
     let mut out = [0u8; 32];
-    if text.len() != 64 {
-        return None;
-    }
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
-    }
+    hex::decode_to_slice(text, &mut out).ok()?;
     Some(out)
 }
 
@@ -478,7 +469,7 @@ impl Room {
                 Occupant::Human(h) => SavedSeat::Human {
                     player: h.player.clone(),
                     nickname: h.nickname.clone(),
-                    token_sha256: hex32(&h.token_hash),
+                    token_sha256: hex::encode(h.token_hash),
                     ready: h.ready,
                     rematch: h.rematch,
                     cpu: h.cpu.clone(),
@@ -526,74 +517,53 @@ impl Room {
 
     /// The room's full snapshot (`docs/api.md`, "Room snapshot").
     pub fn snapshot(&self) -> Value {
-        let seats: Vec<Value> = self
-            .seats
-            .iter()
-            .map(|s| {
-                let mut seat = json!({"name": s.name, "side": s.side});
-                match &s.occupant {
-                    Occupant::Open => {
-                        seat["kind"] = json!("open");
-                    }
-                    Occupant::Cpu(level) => {
-                        seat["kind"] = json!("cpu");
-                        seat["level"] = json!(level);
-                    }
-                    Occupant::Human(h) => {
-                        seat["kind"] = json!("human");
-                        seat["nickname"] = json!(h.nickname);
-                        seat["ready"] = json!(h.ready);
-                        seat["connected"] = json!(h.conns > 0);
-                        seat["away_since"] = json!(h.away_since);
-                        seat["cpu_playing"] = json!(h.cpu);
-                        seat["rematch"] = json!(h.rematch);
-                    }
-                }
-                seat
-            })
-            .collect();
-        let game = match (&self.game, self.status) {
-            (Some(live), Status::Playing | Status::Finished) => self.game_state(live),
-            _ => Value::Null,
+        serde_json::to_value(self.snapshot_ref(&self.nicknames())).unwrap_or(Value::Null)
+    }
+
+    /// The snapshot as JSON text (the same document as [`Room::snapshot`], written directly:
+    /// it goes out with every `events` message).
+    fn snapshot_text(&self) -> String {
+        serde_json::to_string(&self.snapshot_ref(&self.nicknames())).unwrap_or_else(|_| "null".to_owned())
+    }
+
+    fn snapshot_ref<'a>(&'a self, nicknames: &'a HashMap<String, String>) -> SnapshotRef<'a> {
+        let state = match (&self.game, self.status) {
+            (Some(live), Status::Playing | Status::Finished) => Some(Room::game_state(live, nicknames)),
+            _ => None,
         };
-        json!({
-            "code": self.code,
-            "game": self.game_name,
-            "rules": self.rules,
-            "players": self.players,
-            "public": self.public,
-            "status": self.status.as_str(),
-            "version": self.version,
-            "host": self.host.map(|h| &self.seats[h].name),
-            "turn_seconds": self.turn_seconds,
-            "grace_seconds": self.config.grace.as_secs(),
-            "deadline": self.deadline,
-            "draw_offer": self.draw_offer.map(|s| &self.seats[s].name),
-            "seats": seats,
-            "games": self.games,
-            "state": game,
-            "created": self.created,
-        })
+        SnapshotRef {
+            code: &self.code,
+            game: &self.game_name,
+            rules: &self.rules,
+            players: self.players,
+            public: self.public,
+            status: self.status.as_str(),
+            version: self.version,
+            host: self.host.map(|h| self.seats[h].name.as_str()),
+            turn_seconds: self.turn_seconds,
+            grace_seconds: self.config.grace.as_secs(),
+            deadline: self.deadline,
+            draw_offer: self.draw_offer.map(|s| self.seats[s].name.as_str()),
+            seats: &self.seats,
+            games: &self.games,
+            state,
+            created: self.created,
+        }
+    }
+
+    /// The players' nicknames by player id (the room's, for the game state's seats).
+    fn nicknames(&self) -> HashMap<String, String> {
+        self.humans().map(|(_, h)| (h.player.clone(), h.nickname.clone())).collect()
     }
 
     /// The game's state as `GET /api/games/{id}` shows it to the seat to move (so `moves` is
     /// annotated), without `my_seats`; nicknames are the room's.
-    fn game_state(&self, live: &LiveGame) -> Value {
-        let mut nicknames = HashMap::new();
-        for seat in &self.seats {
-            if let Occupant::Human(h) = &seat.occupant {
-                nicknames.insert(h.player.clone(), h.nickname.clone());
-            }
-        }
+    fn game_state<'a>(live: &'a LiveGame, nicknames: &'a HashMap<String, String>) -> StateRef<'a> {
         let to_move = match live.core.game.turn() {
-            Turn::Seat(s) => live.seats.get(s).and_then(|s| s.player.clone()).unwrap_or_default(),
-            _ => String::new(),
+            Turn::Seat(s) => live.seats.get(s).and_then(|s| s.player.as_deref()).unwrap_or_default(),
+            _ => "",
         };
-        let mut state = live.state(&to_move, &nicknames);
-        if let Value::Object(map) = &mut state {
-            map.remove("my_seats");
-        }
-        state
+        live.state_ref(to_move, nicknames, false)
     }
 
     fn listing(&self) -> Option<Value> {
@@ -656,7 +626,7 @@ impl Room {
     }
 
     fn events_message(&self, from: u64, events: &[&str]) -> String {
-        let room = self.snapshot().to_string();
+        let room = self.snapshot_text();
         let mut text = String::with_capacity(room.len() + events.iter().map(|e| e.len() + 1).sum::<usize>() + 64);
         text.push_str(&format!("{{\"type\":\"events\",\"from\":{from},\"to\":{},\"events\":[", self.version));
         for (i, e) in events.iter().enumerate() {
@@ -1470,7 +1440,13 @@ impl Room {
             seed: Seed(bytes),
             now: now_ms(),
         };
-        let mut live = compute(move || LiveGame::create(new))?;
+        // Only computer seats think (a CPU may move first); without them creating is
+        // microseconds, done here rather than handing the worker thread over.
+        let mut live = if new.seats.iter().any(Option::is_some) {
+            compute(move || LiveGame::create(new))?
+        } else {
+            LiveGame::create(new)?
+        };
         live.mode = "room".to_owned();
         for (i, s) in self.seats.iter().enumerate() {
             if let Occupant::Human(h) = &s.occupant {
@@ -1507,20 +1483,18 @@ impl Room {
         Ok(())
     }
 
+    /// Appends a game's log entry as a room event: `{version, type: "action" | "end", …the
+    /// entry's fields…, game_version, at}` (`docs/api.md`, "Room events"), written directly.
     fn game_event(&mut self, entry: &crate::game::LogEntry) {
-        let mut value = serde_json::to_value(entry).unwrap_or(Value::Null);
-        let kind = match entry.kind {
-            EntryKind::Action { .. } => "action",
-            EntryKind::End { .. } => "end",
-        };
-        if let Value::Object(map) = &mut value {
-            map.remove("type");
-            map.remove("at");
-            if let Some(v) = map.remove("version") {
-                map.insert("game_version".into(), v);
+        self.version += 1;
+        let (kind, body) = match &entry.kind {
+            EntryKind::Action { index, action, seat, by, events } => {
+                ("action", GameEventBody::Action { index: *index, action, seat: seat.as_deref(), by, events })
             }
-        }
-        self.event(kind, value);
+            EntryKind::End { end } => ("end", GameEventBody::End { end }),
+        };
+        let event = GameEventRef { version: self.version, kind, body, game_version: entry.version, at: now_ms() };
+        self.pending.push(serde_json::to_string(&event).unwrap_or_else(|_| "null".to_owned()));
     }
 
     /// Stores a change of the game (through the group-commit writer), then takes it and
@@ -1565,6 +1539,74 @@ impl Room {
         {
             self.deadline = Some(now_ms() + i64::try_from(seconds * 1000).unwrap_or(i64::MAX));
         }
+    }
+}
+
+/// A game's log entry as a room event ([`Room::game_event`]).
+#[derive(Serialize)]
+struct GameEventRef<'a> {
+    version: u64,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(flatten)]
+    body: GameEventBody<'a>,
+    game_version: u64,
+    at: i64,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum GameEventBody<'a> {
+    Action { index: usize, action: &'a str, seat: Option<&'a str>, by: &'a crate::game::Actor, events: &'a [String] },
+    End { end: &'a madang_games::End },
+}
+
+/// The room snapshot's fields in their documented order (`docs/api.md`, "Room snapshot").
+#[derive(Serialize)]
+struct SnapshotRef<'a> {
+    code: &'a str,
+    game: &'a str,
+    rules: &'a Value,
+    players: Option<usize>,
+    public: bool,
+    status: &'static str,
+    version: u64,
+    host: Option<&'a str>,
+    turn_seconds: Option<u64>,
+    grace_seconds: u64,
+    deadline: Option<i64>,
+    draw_offer: Option<&'a str>,
+    seats: &'a [SeatState],
+    games: &'a [String],
+    state: Option<StateRef<'a>>,
+    created: i64,
+}
+
+/// A seat in the snapshot: `name`, `side`, `kind`, then the level of a computer seat or the
+/// person's nickname, ready, connected, away_since, cpu_playing and rematch.
+impl Serialize for SeatState {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("name", &self.name)?;
+        map.serialize_entry("side", &self.side)?;
+        match &self.occupant {
+            Occupant::Open => map.serialize_entry("kind", "open")?,
+            Occupant::Cpu(level) => {
+                map.serialize_entry("kind", "cpu")?;
+                map.serialize_entry("level", level)?;
+            }
+            Occupant::Human(h) => {
+                map.serialize_entry("kind", "human")?;
+                map.serialize_entry("nickname", &h.nickname)?;
+                map.serialize_entry("ready", &h.ready)?;
+                map.serialize_entry("connected", &(h.conns > 0))?;
+                map.serialize_entry("away_since", &h.away_since)?;
+                map.serialize_entry("cpu_playing", &h.cpu)?;
+                map.serialize_entry("rematch", &h.rematch)?;
+            }
+        }
+        map.end()
     }
 }
 
