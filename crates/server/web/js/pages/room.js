@@ -57,6 +57,9 @@ export async function roomPage(view, rawCode) {
   let ws = null;
   let closed = false;
   let retry = 0;
+  /** The tokens of this socket's `hello`s not yet welcomed, oldest first (each gets one welcome).
+   * @type {(string | undefined)[]} */
+  let hellos = [];
   /** @type {Promise<void>} */
   let queue = Promise.resolve();
   view.className = `room play game-${room.game}`;
@@ -101,6 +104,11 @@ export async function roomPage(view, rawCode) {
   /** @param {Record<string, any>} message a command; the seat's token is added */
   function command(message) {
     if (!held) return;
+    // Never dropped silently: while the socket reconnects the player is told to try again.
+    if (!ws || ws.readyState !== WebSocket.OPEN) {
+      toast(t('play.reconnecting'), 'error');
+      return;
+    }
     send({ ...message, token: held.token });
   }
 
@@ -374,8 +382,10 @@ export async function roomPage(view, rawCode) {
   /** @param {any} message */
   async function handle(message) {
     if (message.type === 'welcome') {
-      if (message.seat === null && held) {
-        // The token is no longer a seat here (the seat was left): watch instead.
+      const token = hellos.shift();
+      if (message.seat === null && held && token === held.token) {
+        // The token is no longer a seat here (the seat was left): watch instead. (A welcome
+        // to a hello sent before this page took a seat says nothing about the seat.)
         holdSeat(code, null);
         held = null;
       }
@@ -390,11 +400,15 @@ export async function roomPage(view, rawCode) {
       return;
     }
     if (message.type === 'events') {
-      if (version >= 0 && message.from !== version) {
+      // A gap: reconnect and catch up. An overlap is normal: the catch-up answering a
+      // `hello` may repeat events broadcast while the hello was on its way.
+      if (version >= 0 && message.from > version) {
         ws?.close();
         return;
       }
+      if (version >= 0 && message.to <= version) return;
       for (const e of message.events) {
+        if (version >= 0 && e.version <= version) continue;
         logEvent(e);
         if (e.type === 'started') {
           log.replaceChildren();
@@ -438,6 +452,7 @@ export async function roomPage(view, rawCode) {
     socket.onopen = () => {
       retry = 0;
       connection.hidden = true;
+      hellos = [held?.token];
       socket.send(JSON.stringify({ type: 'hello', token: held?.token, version: version >= 0 ? version : undefined }));
     };
     socket.onmessage = (event) => {
@@ -463,7 +478,10 @@ export async function roomPage(view, rawCode) {
       const answer = await api('POST', `/api/rooms/${code}/join`, { nickname: me.nickname, seat });
       held = { seat: answer.seat, token: answer.token };
       holdSeat(code, held);
-      send({ type: 'hello', token: held.token, version });
+      if (ws && ws.readyState === WebSocket.OPEN) {
+        hellos.push(held.token);
+        ws.send(JSON.stringify({ type: 'hello', token: held.token, version: version >= 0 ? version : undefined }));
+      }
     } catch (e) {
       toast(errorText(e), 'error');
       if (e instanceof ApiError && e.code === 'already_seated') holdSeat(code, null);
