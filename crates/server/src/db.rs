@@ -164,7 +164,7 @@ pub struct Db {
     /// SQLite: one writer at a time inside this process ([`Db::write_turn`]).
     write_turn: std::sync::Arc<tokio::sync::Mutex<()>>,
     /// SQLite: the database file and its durability setting, for a connection of one's own
-    /// (`rooms/store.rs`); `None` on PostgreSQL and for an in-memory database.
+    /// (`rooms/store.rs`); `None` on PostgreSQL.
     sqlite_file: Option<(std::path::PathBuf, Synchronous)>,
 }
 
@@ -209,6 +209,9 @@ impl Db {
             }
             _ => url.to_owned(),
         };
+        if backend == Backend::Sqlite {
+            sqlite_path(&url)?;
+        }
         let options = AnyPoolOptions::new().acquire_timeout(Duration::from_secs(10));
         let pool = match backend {
             Backend::Sqlite => {
@@ -241,11 +244,7 @@ impl Db {
             }
         }
         let sqlite_file = match backend {
-            Backend::Sqlite => {
-                let path = url.trim_start_matches("sqlite:").trim_start_matches("//");
-                let path = path.split('?').next().unwrap_or_default();
-                (!path.is_empty() && !path.contains(":memory:")).then(|| (std::path::PathBuf::from(path), synchronous))
-            }
+            Backend::Sqlite => Some((sqlite_path(&url)?, synchronous)),
             Backend::Postgres => None,
         };
         let db = Db { pool, backend, write_turn: std::sync::Arc::default(), sqlite_file };
@@ -278,8 +277,7 @@ impl Db {
         }
     }
 
-    /// SQLite: the database file and its `synchronous` setting (`None` on PostgreSQL or for an
-    /// in-memory database).
+    /// SQLite: the database file and its `synchronous` setting (`None` on PostgreSQL).
     pub(crate) fn sqlite_file(&self) -> Option<&(std::path::PathBuf, Synchronous)> {
         self.sqlite_file.as_ref()
     }
@@ -593,6 +591,27 @@ fn game_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         updated: row.try_get("updated")?,
         finished: row.try_get("finished")?,
     })
+}
+
+/// The file of a `sqlite:` URL (`sqlite://PATH?options` or `sqlite:PATH`).
+///
+/// # Errors
+/// No path, or an in-memory database: the server's connections (a pool and the rooms' writer)
+/// must all open the same file.
+fn sqlite_path(url: &str) -> Result<std::path::PathBuf, ServerError> {
+    use std::str::FromStr;
+    // sqlx's own reading of the URL (percent-decoding included), so both open the same file.
+    let options = sqlx::sqlite::SqliteConnectOptions::from_str(url).map_err(|e| ServerError::Config(e.to_string()))?;
+    let path = options.get_filename();
+    if path.as_os_str().is_empty()
+        || path.to_string_lossy().starts_with("file:sqlx-in-memory")
+        || url.contains("mode=memory")
+    {
+        return Err(ServerError::Config(format!(
+            "--database {url:?}: give SQLite a file (an in-memory database is not shared between the server's connections)"
+        )));
+    }
+    Ok(path.to_path_buf())
 }
 
 async fn insert_actions(

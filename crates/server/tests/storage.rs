@@ -288,3 +288,13 @@ async fn the_room_writer_refuses_only_the_stale_change_of_a_batch() {
         db.close().await;
     }
 }
+
+/// An in-memory SQLite database is refused with a clear error: the pool's connections and the
+/// rooms' writer would each see a different, empty database.
+#[tokio::test]
+async fn an_in_memory_sqlite_database_is_refused() {
+    for url in ["sqlite::memory:", "sqlite://db?mode=memory"] {
+        let error = Db::connect(url, Synchronous::Normal).await.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(error.contains("give SQLite a file"), "{url}: {error}");
+    }
+}
