@@ -87,6 +87,11 @@ impl Record {
     /// # Errors
     /// [`RecordError::Malformed`] naming the field and the problem.
     pub fn from_json(text: &str) -> Result<Record, RecordError> {
+        // A record is an object (spec README, "Game records"); serde alone would also read one
+        // from an array, field by field in order.
+        if !text.trim_start().starts_with('{') {
+            return Err(RecordError::Malformed("a record is a JSON object {…}".to_owned()));
+        }
         let mut deserializer = serde_json::Deserializer::from_str(text);
         let record: Record = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
             let path = e.path().to_string();

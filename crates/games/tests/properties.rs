@@ -263,6 +263,17 @@ fn exercise(text: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// A record written as an array (serde would read a struct from one, field by field) is
+/// malformed: a record is an object.
+#[test]
+fn a_record_as_an_array_is_malformed() {
+    for text in [r#"["ur", {}, 2, []]"#, "  [\"ur\"]", "\"ur\"", "3"] {
+        let error = Record::from_json(text).map(|_| ()).expect_err("an array is not a record").to_string();
+        assert!(error.contains("malformed record"), "{text}: {error}");
+    }
+    assert!(Record::from_json(r#" {"game": "ur", "rules": {}, "actions": []}"#).is_ok());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 

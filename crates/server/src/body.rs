@@ -29,6 +29,14 @@ async fn bytes<S: Send + Sync>(request: Request, state: &S) -> Result<Bytes, Api
 /// # Errors
 /// `malformed_json` with the field path and serde's message.
 pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    // Every body and message is an object: serde would also read a struct from an array,
+    // field by field in order.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(ApiError::bad_request(
+            "malformed_json",
+            "the body is not the expected JSON: a JSON object {…} is expected",
+        ));
+    }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
         let path = e.path().to_string();
@@ -67,5 +75,40 @@ impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJ
             return Ok(OptionalJsonBody(T::default()));
         }
         parse(&bytes).map(OptionalJsonBody)
+    }
+}
+
+/// Refuses a JSON object whose member `key` is present and not a string. serde's tagged enums
+/// (`#[serde(tag = "type")]`) would take a number there as the variant's index.
+///
+/// # Errors
+/// `malformed_json` naming the member; text that is not an object is left to [`parse`].
+pub fn require_string_member(bytes: &[u8], key: &'static str) -> Result<(), ApiError> {
+    use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
+    struct Check(&'static str);
+    impl<'de> Visitor<'de> for Check {
+        type Value = bool;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+            let mut ok = true;
+            while let Some(name) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                if name == self.0 {
+                    ok &= map.next_value::<serde_json::Value>()?.is_string();
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(ok)
+        }
+    }
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    match deserializer.deserialize_map(Check(key)) {
+        Ok(false) => Err(ApiError::bad_request(
+            "malformed_json",
+            format!("the body is not the expected JSON: field `{key}`: a string naming the message is expected"),
+        )),
+        _ => Ok(()),
     }
 }

@@ -136,14 +136,33 @@ async fn set_me(
     me(State(state), Extension(PlayerId(id))).await
 }
 
+/// A seat of `POST /api/games`: `{"kind": "human"}` or `{"kind": "cpu", "level"?}`.
 #[derive(Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(try_from = "SeatFields")]
 enum SeatRequest {
     Human,
-    Cpu {
-        #[serde(default)]
-        level: Option<String>,
-    },
+    Cpu { level: Option<String> },
+}
+
+/// [`SeatRequest`] as sent: `kind` must be a string (a tagged enum would take a number as the
+/// variant's index).
+#[derive(Deserialize)]
+struct SeatFields {
+    kind: String,
+    #[serde(default)]
+    level: Option<String>,
+}
+
+impl TryFrom<SeatFields> for SeatRequest {
+    type Error = String;
+
+    fn try_from(seat: SeatFields) -> Result<SeatRequest, String> {
+        match seat.kind.as_str() {
+            "human" => Ok(SeatRequest::Human),
+            "cpu" => Ok(SeatRequest::Cpu { level: seat.level }),
+            other => Err(format!("unknown seat kind `{other}`, expected `human` or `cpu`")),
+        }
+    }
 }
 
 #[derive(Deserialize)]

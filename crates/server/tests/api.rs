@@ -65,6 +65,13 @@ async fn refused_requests_name_the_problem_and_change_nothing() {
             "action",
         );
         assert_refused(&client.post(&actions, json!({"version": version})).await, 400, "malformed_json", "action");
+        // An array where an object is expected (serde alone would read the fields in order).
+        assert_refused(
+            &client.post_raw(&actions, &format!("[{legal}, {version}]")).await,
+            400,
+            "malformed_json",
+            "object",
+        );
         // Another player.
         let mut stranger = server.client();
         assert_refused(
@@ -105,6 +112,19 @@ async fn refused_requests_name_the_problem_and_change_nothing() {
             422,
             "bad_rules",
             "nak",
+        );
+        // A seat's kind is a word: a number (a tagged enum's variant index to serde) is refused.
+        assert_refused(
+            &client.post("/api/games", json!({"game": "ur", "seats": [{"kind": 0}, {"kind": 1}]})).await,
+            400,
+            "malformed_json",
+            "seats",
+        );
+        assert_refused(
+            &client.post("/api/games", json!({"game": "ur", "seats": [{"kind": "robot"}, {"kind": "cpu"}]})).await,
+            400,
+            "malformed_json",
+            "robot",
         );
         assert_refused(
             &client.post("/api/games", json!({"game": "ur", "seats": [{"kind": "human"}]})).await,
@@ -274,6 +294,11 @@ async fn websocket_answers_every_command_and_pushes_every_change() {
     // Bad JSON is answered too.
     ws.send(json!({"type": "fly"})).await;
     assert_eq!(ws.recv().await["code"], "malformed_json");
+    // A number for `type` (serde would take 0 as the first variant, `hello`) and an array.
+    for bad in [json!({"type": 0}), json!({"type": 1, "action": "x", "version": 1}), json!(["ping"])] {
+        ws.send(bad.clone()).await;
+        assert_eq!(ws.recv().await["code"], "malformed_json", "{bad}");
+    }
     ws.send(json!({"type": "ping"})).await;
     assert_eq!(ws.recv().await, json!({"type": "pong", "version": current["version"]}));
     // An HTTP action reaches both connections as events, in order.

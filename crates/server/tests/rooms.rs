@@ -437,6 +437,23 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
     assert!(refusals[4].as_ref().unwrap()["message"].as_str().unwrap().contains("roll 4"));
     // Nothing changed.
     assert_eq!(sync_all(&mut players, &code).await, room);
+    // A number for `type` (serde would take it as a variant's index: 0 `hello`, 4 `ready`) and
+    // an array for an object are malformed: answered, and nothing changes.
+    let token = players[mover].token.clone();
+    for bad in [
+        json!({"type": 0, "token": token}),
+        json!({"type": 4, "ready": true, "token": token}),
+        json!(["move", legal, version]),
+    ] {
+        players[mover].ws.send(bad.clone()).await;
+        let answer = players[mover].ws.recv_raw().await.unwrap();
+        assert_eq!(
+            (answer["type"].as_str(), answer["code"].as_str()),
+            (Some("error"), Some("malformed_json")),
+            "{bad}"
+        );
+    }
+    assert_eq!(sync_all(&mut players, &code).await, room);
 
     // A duplicate message id is answered, not applied twice.
     assert!(players[0].act(json!({"type": "chat", "text": "hi", "id": 7})).await.is_none());
