@@ -209,9 +209,11 @@ impl Db {
             }
             _ => url.to_owned(),
         };
-        if backend == Backend::Sqlite {
-            sqlite_path(&url)?;
-        }
+        // Checked before connecting: an in-memory database is refused without being opened.
+        let sqlite_file = match backend {
+            Backend::Sqlite => Some((sqlite_path(&url)?, synchronous)),
+            Backend::Postgres => None,
+        };
         let options = AnyPoolOptions::new().acquire_timeout(Duration::from_secs(10));
         let pool = match backend {
             Backend::Sqlite => {
@@ -243,10 +245,6 @@ impl Db {
                 return Err(ServerError::Config(format!("SQLite refused WAL mode (journal mode is {mode})")));
             }
         }
-        let sqlite_file = match backend {
-            Backend::Sqlite => Some((sqlite_path(&url)?, synchronous)),
-            Backend::Postgres => None,
-        };
         let db = Db { pool, backend, write_turn: std::sync::Arc::default(), sqlite_file };
         db.migrate().await?;
         Ok(db)
