@@ -1,9 +1,10 @@
 //! The WebSocket protocol (`docs/api.md`, "WebSocket").
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::Extension;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, header};
 use axum::response::Response;
@@ -19,6 +20,78 @@ use crate::identity::PlayerId;
 
 /// A client more than this many versions behind gets a full snapshot instead of the events.
 pub const MAX_CATCH_UP: u64 = 512;
+
+/// The per-connection message rate limit of every WebSocket (games and rooms alike; the numbers
+/// are `RoomConfig`'s, documented in `docs/api.md`, "Limits and timings").
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RateLimit {
+    /// Messages a connection may send per second, sustained (a token bucket)…
+    pub rate_per_second: u32,
+    /// …and in a burst.
+    pub burst: u32,
+    /// Refused messages within `strike_window` that close the connection (1008).
+    pub strikes_to_close: u32,
+    /// See `strikes_to_close`.
+    pub strike_window: Duration,
+}
+
+impl RateLimit {
+    /// The `rate_limited` error's message.
+    pub(crate) fn refusal(&self) -> String {
+        format!(
+            "more than {} messages a second (burst {}): this one was dropped; slow down or be disconnected",
+            self.rate_per_second, self.burst
+        )
+    }
+}
+
+/// A token bucket with strikes: over the rate a message is refused; too many refusals within
+/// the window close the connection.
+pub(crate) struct Limiter {
+    limit: RateLimit,
+    tokens: f64,
+    last: Instant,
+    strikes: u32,
+    first_strike: Instant,
+}
+
+impl Limiter {
+    pub(crate) fn new(limit: RateLimit) -> Limiter {
+        let now = Instant::now();
+        Limiter { limit, tokens: f64::from(limit.burst), last: now, strikes: 0, first_strike: now }
+    }
+
+    /// Takes a token for one message; false when the connection is over its rate.
+    pub(crate) fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.last).as_secs_f64() * f64::from(self.limit.rate_per_second);
+        self.tokens = (self.tokens + refill).min(f64::from(self.limit.burst));
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Counts a refusal; true when the connection must close.
+    pub(crate) fn strike(&mut self) -> bool {
+        let now = Instant::now();
+        if now.duration_since(self.first_strike) > self.limit.strike_window {
+            self.strikes = 0;
+            self.first_strike = now;
+        }
+        self.strikes += 1;
+        self.strikes >= self.limit.strikes_to_close
+    }
+}
+
+/// Sends a close frame with `code` and `reason` (errors ignored: the connection ends anyway).
+pub(crate) async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
+    let frame = CloseFrame { code, reason: Utf8Bytes::from(reason) };
+    let _ = socket.send(Message::Close(Some(frame))).await;
+}
 
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -112,11 +185,21 @@ async fn session(state: AppState, slot: Arc<Slot>, player: String, id: String, m
     let mut shutdown = state.shutdown.clone();
     // The version this client has been sent; `None` until `hello`.
     let mut sent: Option<u64> = None;
+    let mut limiter = Limiter::new(state.rooms.config.rate_limit());
     tracing::debug!(game = %id, %player, "websocket open");
     loop {
         tokio::select! {
             message = socket.recv() => {
                 let Some(Ok(message)) = message else { break };
+                if matches!(message, Message::Text(_) | Message::Binary(_)) && !limiter.take() {
+                    let error = ApiError::bad_request("rate_limited", state.rooms.config.rate_limit().refusal());
+                    if !send_error(&mut socket, &error, current(&slot)).await { break }
+                    if limiter.strike() {
+                        close(&mut socket, 1008, "too many refused messages (rate limit)").await;
+                        break;
+                    }
+                    continue;
+                }
                 let text = match message {
                     Message::Text(text) => text,
                     Message::Close(_) => break,

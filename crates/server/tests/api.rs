@@ -329,6 +329,63 @@ async fn websocket_answers_every_command_and_pushes_every_change() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_websocket_over_its_message_rate_is_told_then_closed() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let dir = TempDir::new("ws-rate");
+    let server = TestServer::start(&dir, None, false).await;
+    let mut client = server.client();
+    let state = client.create(ur_vs_cpu()).await;
+    let id = state["id"].as_str().unwrap().to_owned();
+    let mut ws = Ws::connect(&server, &client, &id).await;
+    // docs/api.md, "Limits and timings": 20 messages a second, bursts of 40; 20 refusals within
+    // 10 s close the connection with 1008. A hundred pings at once: the burst (plus the tokens
+    // refilled while they arrive) is answered, the rest refused until the twentieth refusal.
+    let ping = Message::Text(json!({"type": "ping"}).to_string().into());
+    for _ in 0..100 {
+        ws.stream.feed(ping.clone()).await.unwrap();
+    }
+    ws.stream.flush().await.unwrap();
+    let (mut pongs, mut refused) = (0, 0);
+    let close = loop {
+        let message = tokio::time::timeout(std::time::Duration::from_secs(10), ws.stream.next())
+            .await
+            .expect("an answer within 10 s")
+            .expect("a close frame before the end of the stream")
+            .unwrap();
+        match message {
+            Message::Text(text) => {
+                let answer: Value = serde_json::from_str(&text).unwrap();
+                match answer["type"].as_str() {
+                    Some("pong") => pongs += 1,
+                    Some("error") => {
+                        assert_refused(
+                            &(400, json!({"error": answer.clone()})),
+                            400,
+                            "rate_limited",
+                            "20 messages a second",
+                        );
+                        assert_eq!(answer["version"], state["version"]);
+                        refused += 1;
+                    }
+                    _ => panic!("unexpected answer {answer}"),
+                }
+            }
+            Message::Close(frame) => break frame.expect("a close code"),
+            _ => {}
+        }
+    };
+    assert_eq!(refused, 20);
+    assert!((40..80).contains(&pongs), "{pongs} pongs: the burst of 40 and what refilled meanwhile");
+    assert_eq!(u16::from(close.code), 1008);
+    // The game is untouched and a new connection plays on.
+    let mut ws = Ws::connect(&server, &client, &id).await;
+    ws.send(json!({"type": "hello"})).await;
+    assert_eq!(ws.recv().await["state"], state);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_websocket_from_another_origin_is_refused() {
     let dir = TempDir::new("origin");
     let server = TestServer::start(&dir, None, false).await;

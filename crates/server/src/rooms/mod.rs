@@ -101,6 +101,16 @@ impl Default for RoomConfig {
 }
 
 impl RoomConfig {
+    /// The per-connection message rate limit (rooms' and games' WebSockets alike).
+    pub(crate) fn rate_limit(&self) -> crate::ws::RateLimit {
+        crate::ws::RateLimit {
+            rate_per_second: self.rate_per_second,
+            burst: self.burst,
+            strikes_to_close: self.strikes_to_close,
+            strike_window: self.strike_window,
+        }
+    }
+
     /// The limits as the `welcome` message tells them.
     pub fn limits(&self) -> Value {
         json!({"max_message_bytes": self.max_message_bytes, "rate_per_second": self.rate_per_second,

@@ -3,9 +3,8 @@
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Instant;
 
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -17,6 +16,7 @@ use super::protocol::ClientMessage;
 use super::room::{Msg, Out, Shared};
 use crate::app::AppState;
 use crate::error::ApiError;
+use crate::ws::{Limiter, close};
 
 /// `GET /api/rooms/{code}/ws`.
 ///
@@ -41,46 +41,6 @@ pub async fn upgrade(
         .on_upgrade(move |socket| session(state, tx, shared, config, conn, socket)))
 }
 
-/// A token bucket with strikes: over the rate a message is refused; too many refusals within
-/// the window close the connection.
-struct Limiter {
-    tokens: f64,
-    last: Instant,
-    strikes: u32,
-    first_strike: Instant,
-}
-
-impl Limiter {
-    fn new(config: &RoomConfig) -> Limiter {
-        let now = Instant::now();
-        Limiter { tokens: f64::from(config.burst), last: now, strikes: 0, first_strike: now }
-    }
-
-    fn take(&mut self, config: &RoomConfig) -> bool {
-        let now = Instant::now();
-        let refill = now.duration_since(self.last).as_secs_f64() * f64::from(config.rate_per_second);
-        self.tokens = (self.tokens + refill).min(f64::from(config.burst));
-        self.last = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-
-    /// Counts a refusal; true when the connection must close.
-    fn strike(&mut self, config: &RoomConfig) -> bool {
-        let now = Instant::now();
-        if now.duration_since(self.first_strike) > config.strike_window {
-            self.strikes = 0;
-            self.first_strike = now;
-        }
-        self.strikes += 1;
-        self.strikes >= config.strikes_to_close
-    }
-}
-
 fn error_text(code: &str, message: &str, version: u64) -> Message {
     Message::Text(
         json!({"type": "error", "code": code, "message": message, "status": 400, "command": null, "id": null,
@@ -88,11 +48,6 @@ fn error_text(code: &str, message: &str, version: u64) -> Message {
         .to_string()
         .into(),
     )
-}
-
-async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
-    let frame = CloseFrame { code, reason: Utf8Bytes::from(reason) };
-    let _ = socket.send(Message::Close(Some(frame))).await;
 }
 
 /// Sends what the room has already queued for this connection (it answers within
@@ -121,7 +76,7 @@ async fn session(
         return;
     }
     let mut shutdown = state.shutdown.clone();
-    let mut limiter = Limiter::new(&config);
+    let mut limiter = Limiter::new(config.rate_limit());
     loop {
         tokio::select! {
             incoming = socket.recv() => {
@@ -137,10 +92,8 @@ async fn session(
                     Some(Ok(_)) => continue,
                 };
                 let version = shared.version.load(Ordering::Relaxed);
-                let refusal = if !limiter.take(&config) {
-                    Some(("rate_limited", format!(
-                        "more than {} messages a second (burst {}): this one was dropped; slow down or be disconnected",
-                        config.rate_per_second, config.burst)))
+                let refusal = if !limiter.take() {
+                    Some(("rate_limited", config.rate_limit().refusal()))
                 } else if text.len() > config.max_message_bytes {
                     Some(("message_too_large", format!(
                         "a message has at most {} bytes, this one has {}", config.max_message_bytes, text.len())))
@@ -151,7 +104,7 @@ async fn session(
                 };
                 if let Some((code, message)) = refusal {
                     if socket.send(error_text(code, &message, version)).await.is_err() { break }
-                    if limiter.strike(&config) {
+                    if limiter.strike() {
                         // Answers to the messages already accepted go out first: never silence.
                         drain(&mut socket, &mut outbox).await;
                         close(&mut socket, 1008, "too many refused messages (rate or size limit)").await;
