@@ -630,8 +630,11 @@ impl LiveGame {
         Ok(Change { core, entries })
     }
 
-    /// The computer (bot `level`) plays the seat to move until another seat must act or the game
-    /// ends (an online room's turn timer ran out); chance and CPU seats are played as usual.
+    /// The computer (bot `level`) plays the seat to move until another seat must act or has
+    /// acted (computer seats play at once, so the turn can come back to this seat: that is a new
+    /// turn, not this one), or the game ends — an online room's turn timer ran out. Chance and
+    /// CPU seats are played as usual; an extra turn of the same seat (a rosette, a yut) is still
+    /// this turn.
     ///
     /// # Errors
     /// No seat to move, or a bot or engine failure.
@@ -668,7 +671,16 @@ impl LiveGame {
                 },
                 at: now,
             });
-            entries.extend(self.advance(&mut core, now)?);
+            // Chance and computer seats play on; once another seat has acted, the turn was
+            // passed on and a later return to this seat is a new turn (a new deadline).
+            let played = self.advance(&mut core, now)?;
+            let passed = played.iter().any(|entry| {
+                matches!(&entry.kind, EntryKind::Action { seat: Some(name), .. } if *name != self.seats[seat].name)
+            });
+            entries.extend(played);
+            if passed {
+                break;
+            }
         }
         Ok(Change { core, entries })
     }

@@ -825,6 +825,37 @@ async fn the_turn_timer_lets_the_computer_play_a_slow_turn() {
     server.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_turn_timer_plays_one_turn_even_against_the_computer() {
+    // docs/api.md, "Limits and timings": the computer plays the slow seat "until another seat is
+    // to move". Against a computer seat, which answers at once, the turn comes straight back:
+    // that is the person's next turn, with a new deadline, not more of the one that ran out.
+    let dir = TempDir::new("rooms-timer-cpu");
+    let server = TestServer::start_with(&dir, None, false, fast()).await;
+    let (code, host) =
+        create_room(&server, json!({"game": "ur", "rules": {"pieces": 2}, "cpu": {"dark": "easy"}, "turn_seconds": 5}))
+            .await;
+    let mut players = vec![host];
+    assert!(players[0].act(json!({"type": "start"})).await.is_none());
+    let room = sync_all(&mut players, &code).await;
+    assert_eq!(room["state"]["to_move"], "light");
+    let deadline = room["deadline"].as_i64().unwrap();
+    let read = tokio::time::timeout(Duration::from_secs(8), players[0].ws.recv()).await.unwrap();
+    let events = read["events"].as_array().unwrap();
+    assert_eq!((events[0]["type"].as_str(), events[0]["seat"].as_str()), (Some("timeout"), Some("light")));
+    assert_eq!((events[1]["seat"].as_str(), events[1]["by"].as_str()), (Some("light"), Some("cpu")));
+    let dark = events.iter().position(|e| e["seat"] == "dark").expect("the computer's seat plays after the timeout");
+    assert!(
+        events[dark..].iter().all(|e| e["seat"] != "light"),
+        "after dark has moved, light's turn is the person's again: {events:?}"
+    );
+    let room = sync_all(&mut players, &code).await;
+    assert_eq!(room["status"], "playing");
+    assert_eq!(room["state"]["to_move"], "light");
+    assert!(room["deadline"].as_i64().unwrap() > deadline);
+    server.stop().await;
+}
+
 // ------------------------------------------------------------------------------------------
 // Property test: random command sequences from several clients.
 
