@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DESKTOP, PHONE, newPage, screenshot, statsRows, suite } from '../lib.mjs';
+import messages from '../../crates/server/web/js/messages/app.js';
 
 const env = suite();
 
@@ -88,4 +89,17 @@ test('an Ur room: create, join by link, ready, play, resign; both stats count it
   guest.check();
   await host.context.close();
   await guest.context.close();
+});
+
+test('an unknown room code: the error page in Korean, from the catalogue', async () => {
+  const { page, check, context, allow } = await newPage(env.browser, { viewport: PHONE, locale: 'ko-KR' });
+  allow(/HTTP 404 for GET .*\/api\/rooms\/ZZZZZZ$/);
+  allow(/^console error: /); // the page logs the server's own message
+  await page.goto(`${env.server.url}#/room/ZZZZZZ`);
+  await page.locator('#error-text').waitFor();
+  assert.equal(await page.locator('section[role="alert"] h1').textContent(), messages.ko['error.title']);
+  assert.equal(await page.locator('#error-text').textContent(), messages.ko['error.code.unknown_room']);
+  await screenshot(page, 'room-unknown-phone-ko');
+  check();
+  await context.close();
 });

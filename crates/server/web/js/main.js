@@ -2,7 +2,7 @@
 
 import { GAMES, load, me, pace } from './app.js';
 import { h, replace } from './dom.js';
-import { LANGS, currentLang, setLang, t } from './i18n.js';
+import { LANGS, currentLang, errorText, setLang, t } from './i18n.js';
 import { homePage } from './pages/home.js';
 import { setupPage } from './pages/setup.js';
 import { playPage } from './pages/play.js';
@@ -94,6 +94,8 @@ async function route() {
 }
 
 /**
+ * A page that could not be drawn: the error in the page's language (the catalogue's text for an
+ * API error's code, `errorText`), and the server's own message on the console.
  * @param {HTMLElement} view
  * @param {any} e
  */
@@ -105,7 +107,7 @@ export function showError(view, e) {
       'section',
       { class: 'panel', role: 'alert' },
       h('h1', { text: t('error.title') }),
-      h('p', { text: e?.message ?? String(e) }),
+      h('p', { id: 'error-text', text: errorText(e) }),
       h('p', {}, h('a', { href: '#/', text: t('nav.home') })),
     ),
   );

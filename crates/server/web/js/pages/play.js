@@ -281,7 +281,7 @@ export async function playPage(view, id) {
   const socket = new GameSocket(
     id,
     (message) => {
-      queue = queue.then(() => handle(message)).catch((e) => toast(String(e?.message ?? e), 'error'));
+      queue = queue.then(() => handle(message)).catch((e) => toast(errorText(e), 'error'));
     },
     () => (connected ? state.version : logged),
     (up) => {

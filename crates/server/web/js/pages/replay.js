@@ -3,9 +3,9 @@
 // from `POST /api/replay`).
 
 import { GAMES } from '../app.js';
-import { api } from '../api.js';
+import { ApiError, api } from '../api.js';
 import { h, replace, toast } from '../dom.js';
-import { t } from '../i18n.js';
+import { errorText, t } from '../i18n.js';
 import { isChance, resultText } from './play.js';
 
 /**
@@ -39,7 +39,11 @@ export async function replayPage(view, id) {
       replace(holder);
       viewer(holder, record, last.board, (n) => api('POST', '/api/replay', { record, step: n }));
     } catch (e) {
-      replace(error, t('replay.bad_record'), ' ', h('code', { class: 'detail', text: /** @type {Error} */ (e).message }));
+      // A bad record (malformed, or an illegal action in it): the server's message names the
+      // field or the action and the reason (technical, so shown as it is, in English); any
+      // other refusal in the page's language.
+      if (e instanceof ApiError && (e.code === 'bad_record' || e.code === 'illegal_action')) replace(error, t('replay.bad_record'), ' ', h('code', { class: 'detail', text: e.message }));
+      else error.textContent = errorText(e);
     }
   });
   view.append(
@@ -112,7 +116,7 @@ function viewer(view, record, geometry, fetchStep) {
   slider.addEventListener('input', () => void go(Number(slider.value)));
 
   const button = (/** @type {string} */ idName, /** @type {string} */ label, /** @type {() => number} */ target) =>
-    h('button', { type: 'button', id: idName, text: label, on: { click: () => void go(target()).catch((e) => toast(e.message, 'error')) } });
+    h('button', { type: 'button', id: idName, text: label, on: { click: () => void go(target()).catch((e) => toast(errorText(e), 'error')) } });
 
   view.append(
     h(

@@ -1,0 +1,53 @@
+// The message catalogues (crates/server/web/js/messages): both languages have every key with the
+// same placeholders, and every error code the API documents (docs/api.md) has a text for people
+// in both, so a refusal is never shown in the server's English on a Korean page. No browser.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { ROOT } from '../lib.mjs';
+
+const WEB = path.join(ROOT, 'crates', 'server', 'web', 'js', 'messages');
+const PARTS = ['app', 'ur', 'yut', 'ludo', 'dice-poker'];
+
+/** Every catalogue part, as its module exports it. */
+async function catalogues() {
+  return Promise.all(PARTS.map(async (name) => [name, (await import(path.join(WEB, `${name}.js`))).default]));
+}
+
+/** The `{name}` placeholders of a message, sorted. */
+const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+test('English and Korean have the same keys, none empty, with the same placeholders', async () => {
+  for (const [name, part] of await catalogues()) {
+    const en = Object.keys(part.en);
+    const ko = Object.keys(part.ko);
+    assert.deepEqual(en.filter((k) => !(k in part.ko)), [], `messages/${name}.js: keys missing in Korean`);
+    assert.deepEqual(ko.filter((k) => !(k in part.en)), [], `messages/${name}.js: keys missing in English`);
+    for (const key of en) {
+      assert.ok(part.en[key].trim() && part.ko[key].trim(), `messages/${name}.js: ${key} is empty`);
+      assert.deepEqual(placeholders(part.ko[key]), placeholders(part.en[key]), `messages/${name}.js: placeholders of ${key}`);
+    }
+  }
+});
+
+test('every error code of docs/api.md has a text in both languages', async () => {
+  const doc = readFileSync(path.join(ROOT, 'docs', 'api.md'), 'utf8');
+  const codes = new Set(['network', 'http']); // the client's own (js/api.js)
+  // Table rows `| 409 | `a`, `b` | …` and inline mentions such as `404 unknown_room`.
+  for (const line of doc.split('\n')) {
+    const row = /^\| (\d{3}) \| ([^|]+) \|/.exec(line);
+    if (row) for (const m of row[2].matchAll(/`([a-z_]+)`/g)) codes.add(m[1]);
+    for (const m of line.matchAll(/`\d{3} ([a-z_]+)`/g)) codes.add(m[1]);
+  }
+  // A sample from each kind of place the docs name codes in (the parsing found them).
+  for (const code of ['illegal_action', 'storage', 'unknown_room', 'room_full', 'wrong_phase', 'too_many_rooms', 'bad_chat']) {
+    assert.ok(codes.has(code), `docs/api.md names ${code}`);
+  }
+  const [[, app]] = await catalogues();
+  for (const lang of ['en', 'ko']) {
+    const missing = [...codes].filter((c) => !(`error.code.${c}` in app[lang]));
+    assert.deepEqual(missing, [], `error.code.* missing in ${lang}`);
+  }
+});
