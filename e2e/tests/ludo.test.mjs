@@ -5,8 +5,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DESKTOP, PHONE, gameState, newPage, openSetup, playToEnd, ready, screenshot, seed, statsRows, suite } from '../lib.mjs';
+import messages from '../../crates/server/web/js/messages/ludo.js';
 
 const env = suite();
+
+/** A message with its `{name}` placeholders filled. */
+const fill = (text, params) => text.replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
 
 /** The lowest action among the highlighted ones (a piece and its landing square share one). */
 const lowest = (actions) => actions.indexOf([...actions].sort()[0]);
@@ -37,12 +41,21 @@ test('a whole game against three hard computers, won by clicking highlighted pie
   // The person rolls by tapping the die; then only the moves of the state are clickable: every
   // button on the board is a legal move.
   assert.equal(await page.locator('#board .legal').count(), 0);
+  // Until the tap the roll is nowhere on the page: its log line is held back, then shown.
+  const roll = Number(/^roll (\d)$/.exec(start.last_chance)[1]);
+  const rollLine = page.locator(`#log li[value="${start.version}"]`);
+  await rollLine.waitFor({ state: 'attached' });
+  assert.equal(await page.locator('#board .roll-button').count(), 1, 'the die is covered');
+  assert.equal(await rollLine.isVisible(), false, 'the covered roll is not in the log');
+  const lines = await page.locator('#log li:not([hidden])').count();
   await ready(page);
+  assert.equal(await rollLine.isVisible(), true);
+  assert.equal(await rollLine.textContent(), fill(messages.en['ludo.ev.rolls'], { seat: messages.en['ludo.seat.0'], n: roll }));
+  assert.equal(await page.locator('#log li:not([hidden])').count(), lines + 1);
   const legalActions = await page.locator('#board .legal').evaluateAll((els) => els.map((e) => e.getAttribute('data-action')));
   assert.deepEqual([...new Set(legalActions)].sort(), start.moves.map((m) => m.action).sort());
   assert.equal(await page.locator('#board button').count(), legalActions.length);
   // The die shows the roll the person is to move.
-  const roll = Number(/^roll (\d)$/.exec(start.last_chance)[1]);
   assert.equal(await page.locator('.ludo-die .die').getAttribute('aria-label'), `die showing ${roll}`);
   await screenshot(page, 'ludo-desktop');
 
@@ -163,7 +176,13 @@ test('with animations on, rolls and moves are drawn step by step without errors'
   });
   await page.goto(`${env.server.url}?pace=30&seed=${seed(3)}#/setup/ludo`);
   await page.locator('#start').click();
+  // The covered roll is not animated or logged before the tap either.
+  await page.locator('#board .roll-button').waitFor();
+  const covered = await gameState(page);
+  assert.equal(await page.locator(`#log li[value="${covered.version}"]`).count(), 1);
+  assert.equal(await page.locator(`#log li[value="${covered.version}"]`).isVisible(), false);
   await ready(page);
+  assert.equal(await page.locator(`#log li[value="${covered.version}"]`).isVisible(), true);
   for (let i = 0; i < 3; i++) {
     await page.evaluate(() => {
       window.__lastLine = document.querySelector('#log')?.lastElementChild ?? null;

@@ -25,6 +25,8 @@ import dicePoker from './games/dice-poker.js';
  * @property {string[]} seats the seat names in seat order
  * @property {ActionEntry | null} last the entry that led to `view` (animations), or null
  * @property {number} pace animation length in ms (0: no animation)
+ * @property {() => void} [onReveal] called when the person uncovers the latest roll (see
+ *   `GameModule.covered`), so that the page shows the roll's log line
  *
  * @typedef {object} SetupSpec
  * @property {('computer' | 'same_screen')[]} modes the modes the set-up offers
@@ -43,6 +45,9 @@ import dicePoker from './games/dice-poker.js';
  * @property {(state: any) => Node[]} resultDetails the figures of the end screen
  * @property {() => import('./dom.js').Children[]} rules the rules page, in the current language (nodes, nested lists allowed)
  * @property {SetupSpec} setup
+ * @property {(view: any, moves: Move[]) => boolean} [covered] whether the board keeps the
+ *   latest roll (the entry that led to `view`) covered until the person taps it (Ludo's die);
+ *   the page then holds back that roll's log line and animation until `onReveal`
  */
 
 /** @type {Record<string, GameModule>} */

@@ -245,14 +245,24 @@ let revealed = -1;
 let justRevealed = -1;
 
 /**
+ * Whether the die is covered: the person is to move in a state (not a replay step) and has not
+ * tapped the die for it yet. The person taps the die to roll (spec ludo.md, "Interaction"); the
+ * server has already drawn the roll from the game's committed seed, so tapping reveals it, and
+ * until then no piece is lit and the roll is in no log line.
+ * @param {any} view
+ * @param {Move[]} moves
+ */
+function covered(view, moves) {
+  return moves.length > 0 && view.version !== undefined && revealed !== view.version;
+}
+
+/**
  * @param {HTMLElement} root
  * @param {BoardProps} props
  */
 function render(root, props) {
   const { view, geometry } = props;
-  // The person taps the die to roll (spec ludo.md, "Interaction"). The server has already drawn
-  // the roll from the game's committed seed, so tapping reveals it; until then no piece is lit.
-  const toRoll = props.moves.length > 0 && view.version !== undefined && revealed !== view.version;
+  const toRoll = covered(view, props.moves);
   const moves = toRoll ? [] : props.moves;
   const grid = geometry.grid ?? 15;
   const pieces = view.pieces ?? {};
@@ -486,6 +496,7 @@ function render(root, props) {
                 revealed = view.version;
                 justRevealed = view.version;
                 render(root, { ...props, last: null });
+                props.onReveal?.();
               },
             },
           },
@@ -606,6 +617,7 @@ export default {
   seatName,
   resultDetails: (state) => /** @type {Node[]} */ (resultDetails(state)),
   rules: ludoRules,
+  covered,
   setup: {
     modes: ['computer'],
     seating: 'fixed',

@@ -112,6 +112,7 @@ export async function playPage(view, id) {
       seats: state.seats.map((/** @type {any} */ s) => s.name),
       last: lastEntry,
       pace: speed,
+      onReveal: reveal,
     });
   }
 
@@ -121,15 +122,31 @@ export async function playPage(view, id) {
     return module.seatName(seat);
   }
 
-  /** @param {LogEntry} e */
-  function logLine(e) {
+  /** The log line of a roll the board still covers (Ludo's die before the tap), or null. */
+  /** @type {HTMLElement | null} */
+  let heldBack = null;
+
+  /** Shows the held-back roll: the person has uncovered the die. */
+  function reveal() {
+    if (!heldBack) return;
+    heldBack.hidden = false;
+    heldBack = null;
+    log.scrollTop = log.scrollHeight;
+  }
+
+  /**
+   * @param {LogEntry} e
+   * @param {boolean} [hide] the entry is a roll the board covers: its line waits for `reveal`
+   */
+  function logLine(e, hide = false) {
     const text =
       e.type === 'end'
         ? e.end.reason === 'resign'
           ? t('result.resigned', { seat: who(e.end.by) })
           : t('result.abandoned')
         : module.describe(e);
-    const item = h('li', { class: e.type === 'action' ? e.by : 'end', value: e.version, text });
+    const item = h('li', { class: e.type === 'action' ? e.by : 'end', value: e.version, text, hidden: hide });
+    if (hide) heldBack = item;
     log.append(item);
     while (log.children.length > 400) log.firstElementChild?.remove();
     log.scrollTop = log.scrollHeight;
@@ -252,15 +269,21 @@ export async function playPage(view, id) {
         socket.send({ type: 'hello', version: state.version });
         return;
       }
+      // A roll held back before is history now (the person revealed it, or left the game).
+      reveal();
+      // The roll that led to the new state stays out of sight (log line and animation) while
+      // the board covers it (Ludo: until the person taps the die).
+      const next = message.state;
+      const coveredVersion = module.covered?.(next, next.moves) ? next.version : -1;
       for (const e of /** @type {LogEntry[]} */ (message.events)) {
         if (e.version > logged) {
-          logLine(e);
+          logLine(e, e.version === coveredVersion && e.type === 'action' && e.by === 'chance');
           logged = e.version;
         }
         if (e.version <= state.version) continue;
         if (e.type !== 'action') continue;
         lastEntry = e;
-        if (speed > 0) {
+        if (speed > 0 && e.version !== coveredVersion) {
           const step = await api('GET', `/api/games/${id}/steps/${e.index + 1}`);
           draw(step, []);
           // Whose turn the step shows: the seat that acted, or after a roll the seat to decide.
