@@ -31,6 +31,21 @@ test('an Ur room: create, join by link, ready, play, resign; both stats count it
   assert.equal(room.status, 'lobby');
   assert.deepEqual(room.seats.map((s) => [s.name, s.kind]), [['light', 'human'], ['dark', 'open']]);
   assert.equal(room.seats[0].nickname, 'Mina');
+  // While a seat is open the start button is disabled and does not look like the red primary
+  // button it becomes (app.css: --accent).
+  const startStyle = () =>
+    host.page.locator('#start-room').evaluate((el) => ({ disabled: el.disabled, background: getComputedStyle(el).backgroundColor, cursor: getComputedStyle(el).cursor }));
+  const accent = await host.page.evaluate(() => {
+    const probe = document.body.appendChild(document.createElement('span'));
+    probe.style.color = 'var(--accent)';
+    const color = getComputedStyle(probe).color;
+    probe.remove();
+    return color;
+  });
+  const waiting = await startStyle();
+  assert.equal(waiting.disabled, true);
+  assert.notEqual(waiting.background, accent, 'a disabled start button is not red');
+  assert.equal(waiting.cursor, 'not-allowed');
   await screenshot(host.page, 'room-lobby-desktop');
 
   // The guest opens the link (with animations off) and takes the free seat.
@@ -39,9 +54,19 @@ test('an Ur room: create, join by link, ready, play, resign; both stats count it
   await guest.page.locator('#ready').waitFor();
   await guest.page.locator('#ready').click();
   await guest.page.waitForFunction(() => document.querySelector('#ready')?.getAttribute('aria-pressed') === 'true');
+  // A chat line of 200 characters without a space wraps on the phone: no sideways scrolling.
+  const word = 'ㅋ'.repeat(100) + 'x'.repeat(100);
+  await guest.page.locator('#chat-text').fill(word);
+  await guest.page.locator('.chat-form button[type="submit"]').click();
+  for (const p of [guest.page, host.page]) await p.locator('#chat li', { hasText: word }).waitFor();
+  const chat = await guest.page.locator('#chat').evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+  assert.ok(chat.scroll <= chat.client, `chat is ${chat.scroll}px wide in ${chat.client}px`);
+  assert.ok(await guest.page.evaluate(() => document.documentElement.scrollWidth) <= PHONE.width);
   await screenshot(guest.page, 'room-lobby-phone');
   // The host sees the guest ready and starts.
   await host.page.waitForFunction(() => !document.querySelector('#start-room')?.hasAttribute('disabled'));
+  const enabled = await startStyle();
+  assert.equal(enabled.background, accent, 'the start button is red once it can be pressed');
   await host.page.locator('#start-room').click();
   await host.page.waitForFunction(() => document.getElementById('view')?.dataset.status === 'playing');
   await guest.page.waitForFunction(() => document.getElementById('view')?.dataset.status === 'playing');
