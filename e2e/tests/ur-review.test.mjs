@@ -42,9 +42,16 @@ test('the board shows the winning chance, and the end screen reviews every move'
   assert.deepEqual(listed, review.moves.filter((m) => m.choices > 1).map((m) => m.grade));
   // The summary counts of the person's seat match the review's.
   for (const grade of ['best', 'good', 'inaccuracy', 'mistake', 'blunder']) {
-    const cell = await page.locator(`.ur-review-summary tr[data-seat="light"] td[data-col="${grade}"]`).textContent();
+    const cell = await page.locator(`.ur-review-summary td[data-seat="light"][data-col="${grade}"]`).textContent();
     assert.equal(cell, String(review.summary.light[grade]));
   }
+  // On a phone (390 × 844) the summary fits its box: every column readable without scrolling.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const fit = await page.locator('.ur-review .table-scroll').evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+  assert.ok(fit.scroll <= fit.client, `the review table is ${fit.scroll}px wide in ${fit.client}px`);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390);
+  await screenshot(page, 'ur-review-phone');
+  await page.setViewportSize(DESKTOP);
   // Every non-best move gave something away.
   assert.ok(review.moves.every((m) => (m.grade === 'best') === (m.loss < review.thresholds.best)));
   await page.locator('.ur-review-details summary').click();

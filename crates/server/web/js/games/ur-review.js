@@ -69,22 +69,25 @@ function drawReview(review, state, seatName) {
     ),
   );
   const grades = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'];
+  // One column per side and one row per figure, so that the table fits a phone's width (a
+  // column per grade did not).
+  const seats = /** @type {[string, any][]} */ (Object.entries(review.summary));
+  const figure = (/** @type {string} */ col, /** @type {string} */ label, /** @type {(s: any) => string} */ value) =>
+    h(
+      'tr',
+      { dataset: { row: col } },
+      h('th', { scope: 'row', text: label }),
+      seats.map(([seat, s]) => h('td', { class: 'num', dataset: { seat, col }, text: value(s) })),
+    );
   const summary = h(
     'table',
     { class: 'data ur-review-summary' },
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '' }), h('th', { scope: 'col', class: 'num', text: t('ur.review.mean_loss') }), grades.map((g) => h('th', { scope: 'col', class: 'num', text: t(`ur.grade.${g}`) })))),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '' }), seats.map(([seat]) => h('th', { scope: 'col', class: 'num', text: seatName(seat) })))),
     h(
       'tbody',
       {},
-      Object.entries(review.summary).map(([seat, s]) =>
-        h(
-          'tr',
-          { dataset: { seat } },
-          h('th', { scope: 'row', text: seatName(seat) }),
-          h('td', { class: 'num', dataset: { col: 'mean_loss' }, text: `${num(s.mean_loss, 2)}` }),
-          grades.map((g) => h('td', { class: 'num', dataset: { col: g }, text: String(s[g]) })),
-        ),
-      ),
+      figure('mean_loss', t('ur.review.mean_loss'), (s) => num(s.mean_loss, 2)),
+      grades.map((g) => figure(g, t(`ur.grade.${g}`), (s) => String(s[g]))),
     ),
   );
   const list = h(
