@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DESKTOP, PHONE, newPage, screenshot, suite } from '../lib.mjs';
+import { DESKTOP, PHONE, newPage, screenshot, statsRows, suite } from '../lib.mjs';
 
 const env = suite();
 
@@ -81,6 +81,23 @@ test('a record file replays in the browser; a bad one gets a clear error', async
   assert.match(await page.locator('.error').textContent(), /action 1 "move 5"/);
   await page.locator('#record-file').setInputFiles({ name: 'x.json', mimeType: 'application/json', buffer: Buffer.from('{not json') });
   await page.locator('.error', { hasText: 'not JSON' }).waitFor();
+  check();
+  await context.close();
+});
+
+test('the stats page counts a draw as half a win and says so', async () => {
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE });
+  // Rows as `GET /api/stats` gives them (docs/api.md, "History and stats").
+  const row = (game, won, lost, drawn, noResult) => ({
+    game, mode: 'computer', cpu: 'normal', played: won + lost + drawn + noResult, won, lost, drawn, no_result: noResult, ongoing: 0, time_played_ms: 60000,
+  });
+  const stats = [row('ur', 1, 0, 1, 0), row('yut', 1, 1, 2, 3), row('ludo', 0, 0, 0, 2)];
+  await page.route('**/api/stats', (route) => route.fulfill({ json: { stats } }));
+  const rows = await statsRows(page, env.server.url);
+  // (won + drawn / 2) / (won + lost + drawn); no result left out; nothing to count: a dash.
+  assert.deepEqual(rows.map((r) => [r.game, r.drawn, r.win_rate]), [['Royal Game of Ur', '1', '75 %'], ['Yut Nori', '2', '50 %'], ['Ludo', '0', '–']]);
+  assert.match(await page.locator('#stats-note').textContent(), /counts a draw as half a win/);
+  await screenshot(page, 'stats-phone');
   check();
   await context.close();
 });

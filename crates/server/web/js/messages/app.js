@@ -224,7 +224,7 @@ export default {
     'stats.win_rate': 'Win rate',
     'stats.time': 'Time played',
     'stats.note':
-      'Played counts ended games. Resigning is a loss; leaving counts as played with no result. Games where you played every side on one screen count only as played.',
+      'Played counts ended games. Resigning is a loss; leaving counts as played with no result. Games where you played every side on one screen count only as played. The win rate counts a draw as half a win: (won + ½ × drawn) ÷ (won + lost + drawn); games with no result are left out.',
     'history.title': 'Your games',
     'history.empty': 'No games yet.',
     'history.more': 'Show more',
@@ -476,7 +476,7 @@ export default {
     'stats.win_rate': '승률',
     'stats.time': '놀이 시간',
     'stats.note':
-      '판 수는 끝난 판만 셉니다. 기권은 패배이고, 나가기는 승부 없는 판으로 셉니다. 한 화면에서 모든 편을 혼자 둔 판은 판 수에만 들어갑니다.',
+      '판 수는 끝난 판만 셉니다. 기권은 패배이고, 나가기는 승부 없는 판으로 셉니다. 한 화면에서 모든 편을 혼자 둔 판은 판 수에만 들어갑니다. 승률은 무승부를 반 승으로 셉니다: (승 + ½ × 무) ÷ (승 + 패 + 무). 승부 없는 판은 빼고 셉니다.',
     'history.title': '내 놀이 기록',
     'history.empty': '아직 둔 판이 없습니다.',
     'history.more': '더 보기',

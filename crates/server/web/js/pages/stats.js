@@ -38,7 +38,7 @@ export async function statsPage(view) {
                 'tbody',
                 {},
                 stats.map((/** @type {any} */ row) => {
-                  const decided = row.won + row.lost;
+                  const rate = winRate(row);
                   return h(
                     'tr',
                     { dataset: { game: row.game, mode: row.mode } },
@@ -48,16 +48,27 @@ export async function statsPage(view) {
                       text: row.cpu ? `${t(`setup.mode.${row.mode}`)} · ${levels(row.cpu)}` : t(`setup.mode.${row.mode}`),
                     }),
                     cols.map((c) => h('td', { class: 'num', dataset: { col: c, label: t(`stats.${c}`) }, text: num(row[c]) })),
-                    h('td', { class: 'num', dataset: { col: 'win_rate', label: t('stats.win_rate') }, text: decided ? `${num((100 * row.won) / decided, 0)} %` : '–' }),
+                    h('td', { class: 'num', dataset: { col: 'win_rate', label: t('stats.win_rate') }, text: rate === null ? '–' : `${num(100 * rate, 0)} %` }),
                     h('td', { class: 'num', dataset: { col: 'time', label: t('stats.time') }, text: duration(row.time_played_ms) }),
                   );
                 }),
               ),
             ),
           ),
-      h('p', { class: 'hint', text: t('stats.note') }),
+      h('p', { class: 'hint', id: 'stats-note', text: t('stats.note') }),
     ),
   );
+}
+
+/**
+ * The win rate of a stats row: a draw counts as half a win, out of the games won, lost or drawn
+ * (games with no result are left out); null when there is none (the page's note says so).
+ * @param {{won: number, lost: number, drawn: number}} row
+ * @returns {number | null}
+ */
+export function winRate(row) {
+  const counted = row.won + row.lost + row.drawn;
+  return counted ? (row.won + row.drawn / 2) / counted : null;
 }
 
 /**
