@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DESKTOP, madang, newPage, openSetup, playToEnd, screenshot, suite } from '../lib.mjs';
+import { DESKTOP, gameState, madang, newPage, openSetup, playToEnd, screenshot, suite } from '../lib.mjs';
 
 const env = suite({
   prepare: async (dataDir) => {
@@ -56,6 +56,31 @@ test('the board shows the winning chance, and the end screen reviews every move'
   assert.ok(review.moves.every((m) => (m.grade === 'best') === (m.loss < review.thresholds.best)));
   await page.locator('.ur-review-details summary').click();
   await screenshot(page, 'ur-review');
+  check();
+  await context.close();
+});
+
+test('the set-up offers the perfect computer exactly for the rules the server has a table for', async () => {
+  const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP });
+  await openSetup(page, env.server.url, 'ur', 8);
+  const solved = await page.evaluate(async () => (await (await fetch('/api/catalogue')).json()).games.find((g) => g.game === 'ur').solved);
+  assert.deepEqual(solved, [{ preset: 'finkel', pieces: 3 }]);
+  const levels = () => page.locator('#level option').evaluateAll((els) => els.map((e) => e.getAttribute('value')));
+  // The default rules (7 pieces) have no table here.
+  assert.deepEqual(await levels(), ['easy', 'normal', 'hard']);
+  await page.locator('details.options summary').click();
+  await page.locator('#opt-pieces').fill('3');
+  assert.deepEqual(await levels(), ['easy', 'normal', 'hard', 'perfect']);
+  // Other rules with 3 pieces are not the table's.
+  await page.locator('#opt-capture_extra_roll').selectOption('true');
+  assert.deepEqual(await levels(), ['easy', 'normal', 'hard']);
+  await page.locator('#opt-capture_extra_roll').selectOption('');
+  await page.locator('#level').selectOption('perfect');
+  await page.locator('#start').click();
+  await page.locator('#board .legal').first().waitFor();
+  const state = await gameState(page);
+  assert.deepEqual(state.rules, { pieces: 3 });
+  assert.deepEqual(state.seats.map((s) => s.level), [null, 'perfect']);
   check();
   await context.close();
 });

@@ -19,6 +19,46 @@ export function optionLabel(game, key, value) {
 }
 
 /**
+ * Rules in one comparable form: every preset-dependent option's value when the rules fix them
+ * all (the default preset's values come from the catalogue), else the preset and the options
+ * given. Two rules with the same form are the same rules; rules spelt differently under a
+ * preset other than the default may compare unequal (then `perfect` is not offered, never
+ * offered wrongly).
+ * @param {any[]} options the catalogue's options
+ * @param {Record<string, any>} rules
+ * @returns {string}
+ */
+function rulesKey(options, rules) {
+  const presetOption = options.find((o) => o.key === 'preset');
+  const preset = rules.preset ?? presetOption?.default ?? null;
+  /** @type {Record<string, any>} */
+  const values = {};
+  let complete = true;
+  for (const o of options) {
+    if (o.key === 'preset') continue;
+    if (o.key in rules) values[o.key] = rules[o.key];
+    else if (!o.depends_on || preset === presetOption?.default) values[o.key] = o.default;
+    else complete = false;
+  }
+  return JSON.stringify(complete ? values : { preset, ...Object.fromEntries(Object.keys(rules).sort().map((k) => [k, rules[k]])) });
+}
+
+/**
+ * The CPU levels to offer for `rules`: the catalogue's, with `perfect` exactly when the server
+ * has a solved table for these rules (the catalogue's `solved`, docs/api.md), whichever rules
+ * the table solves.
+ * @param {any} info the catalogue entry
+ * @param {Record<string, any>} rules
+ * @returns {string[]}
+ */
+export function levelsFor(info, rules) {
+  const levels = info.levels.filter((/** @type {string} */ l) => l !== 'perfect');
+  const key = rulesKey(info.options, rules);
+  const solved = (info.solved ?? []).some((/** @type {any} */ s) => rulesKey(info.options, s) === key);
+  return solved ? [...levels, 'perfect'] : levels;
+}
+
+/**
  * @param {HTMLElement} view
  * @param {string} game
  */
@@ -177,6 +217,13 @@ export function setupPage(view, game, wanted) {
     } else if (spec.seating === 'fixed') {
       seatsBox.append(h('p', { class: 'hint', text: t(`setup.${game}.seats_hint`) }));
     }
+    drawLevel();
+  }
+
+  /** The CPU level choice: the levels for the rules chosen so far (`perfect` only with a table). */
+  function drawLevel() {
+    const levels = levelsFor(info, rules);
+    if (!levels.includes(level)) level = levels.includes('normal') ? 'normal' : levels[0];
     replace(
       levelBox,
       mode === 'computer' || mode === 'room'
@@ -189,7 +236,7 @@ export function setupPage(view, game, wanted) {
                 name: 'level',
                 on: { change: (/** @type {Event} */ e) => (level = /** @type {HTMLSelectElement} */ (e.target).value) },
               },
-              info.levels.map((/** @type {string} */ l) => h('option', { value: l, selected: l === level, text: t(`level.${l}`) })),
+              levels.map((l) => h('option', { value: l, selected: l === level, text: t(`level.${l}`) })),
             ),
           ]
         : [],
@@ -274,6 +321,8 @@ export function setupPage(view, game, wanted) {
         if (spec.seating === 'seats' || o.key === 'mode') {
           seatKinds = [];
           drawSeats();
+        } else {
+          drawLevel();
         }
       }),
     ),
