@@ -179,10 +179,11 @@ test('with animations on, rolls and moves are drawn step by step without errors'
   // The covered roll is not animated or logged before the tap either.
   await page.locator('#board .roll-button').waitFor();
   const covered = await gameState(page);
-  assert.equal(await page.locator(`#log li[value="${covered.version}"]`).count(), 1);
-  assert.equal(await page.locator(`#log li[value="${covered.version}"]`).isVisible(), false);
+  const coveredLine = page.locator(`#log li[value="${covered.version}"]`);
+  await coveredLine.waitFor({ state: 'attached' }); // the log comes over the WebSocket
+  assert.equal(await coveredLine.isVisible(), false);
   await ready(page);
-  assert.equal(await page.locator(`#log li[value="${covered.version}"]`).isVisible(), true);
+  assert.equal(await coveredLine.isVisible(), true);
   for (let i = 0; i < 3; i++) {
     await page.evaluate(() => {
       window.__lastLine = document.querySelector('#log')?.lastElementChild ?? null;
