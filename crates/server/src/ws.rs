@@ -87,6 +87,12 @@ impl Limiter {
     }
 }
 
+/// Whether a receive error is tungstenite's capacity error: a frame or message over the
+/// socket's hard size limit (`max_frame_size` / `max_message_size`).
+pub(crate) fn is_too_long(error: &axum::Error) -> bool {
+    error.to_string().contains("too long")
+}
+
 /// Sends a close frame with `code` and `reason` (errors ignored: the connection ends anyway).
 pub(crate) async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
     let frame = CloseFrame { code, reason: Utf8Bytes::from(reason) };
@@ -148,9 +154,12 @@ pub async fn upgrade(
 ) -> Result<Response, ApiError> {
     check_origin(&state, &headers)?;
     let slot = state.slot(&id).await?;
+    // Up to the hard limit a message is read and, over `BODY_LIMIT`, refused with an answer;
+    // over it tungstenite stops reading and the session closes with 1009.
+    let hard = state.rooms.config.hard_message_bytes.max(BODY_LIMIT);
     Ok(ws
-        .max_message_size(BODY_LIMIT)
-        .max_frame_size(BODY_LIMIT)
+        .max_message_size(hard)
+        .max_frame_size(hard)
         .on_upgrade(move |socket| session(state, slot, player, id, socket)))
 }
 
@@ -190,12 +199,29 @@ async fn session(state: AppState, slot: Arc<Slot>, player: String, id: String, m
     loop {
         tokio::select! {
             message = socket.recv() => {
-                let Some(Ok(message)) = message else { break };
-                if matches!(message, Message::Text(_) | Message::Binary(_)) && !limiter.take() {
-                    let error = ApiError::bad_request("rate_limited", state.rooms.config.rate_limit().refusal());
+                let message = match message {
+                    Some(Ok(message)) => message,
+                    Some(Err(e)) if is_too_long(&e) => {
+                        close(&mut socket, 1009, &format!(
+                            "a message or frame over {} bytes closes the connection", state.rooms.config.hard_message_bytes.max(BODY_LIMIT))).await;
+                        break;
+                    }
+                    None | Some(Err(_)) => break,
+                };
+                let refusal = match &message {
+                    Message::Text(_) | Message::Binary(_) if !limiter.take() => {
+                        Some(ApiError::bad_request("rate_limited", state.rooms.config.rate_limit().refusal()))
+                    }
+                    Message::Text(text) if text.len() > BODY_LIMIT => Some(ApiError::bad_request(
+                        "message_too_large",
+                        format!("a message has at most {BODY_LIMIT} bytes, this one has {}", text.len()),
+                    )),
+                    _ => None,
+                };
+                if let Some(error) = refusal {
                     if !send_error(&mut socket, &error, current(&slot)).await { break }
                     if limiter.strike() {
-                        close(&mut socket, 1008, "too many refused messages (rate limit)").await;
+                        close(&mut socket, 1008, "too many refused messages (rate or size limit)").await;
                         break;
                     }
                     continue;

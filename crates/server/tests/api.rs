@@ -386,6 +386,77 @@ async fn a_game_websocket_over_its_message_rate_is_told_then_closed() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_websocket_refuses_a_large_message_and_closes_on_a_huge_one() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let dir = TempDir::new("ws-size");
+    let server = TestServer::start(&dir, None, false).await;
+    let mut client = server.client();
+    let state = client.create(ur_vs_cpu()).await;
+    let id = state["id"].as_str().unwrap().to_owned();
+    let mut ws = Ws::connect(&server, &client, &id).await;
+    ws.send(json!({"type": "hello"})).await;
+    assert_eq!(ws.recv().await["state"], state);
+    // docs/api.md, "WebSocket": a text message over 16 KiB is answered `message_too_large`
+    // naming both sizes, and the connection stays.
+    let action = state["moves"][0]["action"].clone();
+    let big = json!({"type": "action", "action": action, "version": state["version"], "pad": "x".repeat(20_000)});
+    let size = big.to_string().len();
+    ws.send(big).await;
+    let refused = ws.recv().await;
+    assert_refused(&(400, json!({"error": refused.clone()})), 400, "message_too_large", "at most 16384 bytes");
+    assert!(refused["message"].as_str().unwrap().contains(&format!("this one has {size}")), "{refused}");
+    assert_eq!((refused["type"].clone(), refused["version"].clone()), (json!("error"), state["version"].clone()));
+    ws.send(json!({"type": "ping"})).await;
+    assert_eq!(ws.recv().await, json!({"type": "pong", "version": state["version"]}));
+    // Over 64 KiB: closed with 1009 and a reason.
+    ws.stream.send(Message::Text("x".repeat(70 * 1024).into())).await.unwrap();
+    let close = loop {
+        let message = tokio::time::timeout(std::time::Duration::from_secs(10), ws.stream.next())
+            .await
+            .expect("an answer within 10 s")
+            .expect("a close frame before the end of the stream")
+            .unwrap();
+        match message {
+            Message::Close(frame) => break frame.expect("a close code"),
+            Message::Text(text) => panic!("unexpected answer {text}"),
+            _ => {}
+        }
+    };
+    assert_eq!(u16::from(close.code), 1009);
+    assert!(close.reason.contains("65536 bytes"), "{close:?}");
+    // Nothing changed, and a new connection plays on.
+    assert_eq!(client.state(&id).await, state);
+    let mut ws = Ws::connect(&server, &client, &id).await;
+    ws.send(json!({"type": "hello"})).await;
+    assert_eq!(ws.recv().await["state"], state);
+    // Refusals for size count like those for rate: 20 close the connection (1008).
+    for _ in 0..20 {
+        ws.send(json!({"type": "ping", "pad": "x".repeat(17_000)})).await;
+    }
+    let mut too_large = 0;
+    let close = loop {
+        let message = tokio::time::timeout(std::time::Duration::from_secs(10), ws.stream.next())
+            .await
+            .expect("an answer within 10 s")
+            .expect("a close frame before the end of the stream")
+            .unwrap();
+        match message {
+            Message::Text(text) => {
+                let answer: Value = serde_json::from_str(&text).unwrap();
+                assert_eq!(answer["code"], "message_too_large", "{answer}");
+                too_large += 1;
+            }
+            Message::Close(frame) => break frame.expect("a close code"),
+            _ => {}
+        }
+    };
+    assert_eq!((too_large, u16::from(close.code)), (20, 1008));
+    assert_eq!(client.state(&id).await, state);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_websocket_from_another_origin_is_refused() {
     let dir = TempDir::new("origin");
     let server = TestServer::start(&dir, None, false).await;

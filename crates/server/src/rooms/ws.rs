@@ -83,7 +83,7 @@ async fn session(
                 let (text, binary) = match incoming {
                     Some(Ok(Message::Text(text))) => (text, false),
                     Some(Ok(Message::Binary(_))) => (Utf8Bytes::from_static(""), true),
-                    Some(Err(e)) if e.to_string().contains("too long") => {
+                    Some(Err(e)) if crate::ws::is_too_long(&e) => {
                         // Over the hard limit (tungstenite's capacity error): say so with 1009.
                         close(&mut socket, 1009, "a message or frame over the hard size limit").await;
                         break;
