@@ -14,9 +14,11 @@ use madang_games::EndReason;
 use madang_seed::Seed;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tower_http::LatencyUnit;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
-use tower_http::trace::TraceLayer;
+use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+use tracing::Level;
 
 use crate::app::{App, AppState, now_ms, random_hex};
 use crate::body::{JsonBody, OptionalJsonBody};
@@ -71,7 +73,14 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT))
         .layer(middleware::from_fn(json_errors))
-        .layer(TraceLayer::new_for_http())
+        // One line per request at INFO (the default log level): the span carries the method and
+        // path, the response line the status and latency. A WebSocket is one request (its
+        // upgrade); its messages are not logged here.
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+                .on_response(DefaultOnResponse::new().level(Level::INFO).latency_unit(LatencyUnit::Micros)),
+        )
 }
 
 async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> ApiError {
