@@ -5,6 +5,18 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
+/// The most characters of a client's own text (an id, a code, a name) echoed in a message.
+pub const ECHO_CHARS: usize = 64;
+
+/// `text` as echoed back in an error message: its first [`ECHO_CHARS`] characters, and `…` when
+/// there were more.
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(ECHO_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
 /// Why the server could not start or run.
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {

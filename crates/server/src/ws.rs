@@ -99,8 +99,11 @@ pub(crate) async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
     let _ = socket.send(Message::Close(Some(frame))).await;
 }
 
+/// A client message. A field its type does not have is refused (`malformed_json` naming it), as
+/// in HTTP bodies; `Ping` is an empty struct variant because serde lets a unit variant of an
+/// internally tagged enum ignore other fields.
 #[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 enum ClientMessage {
     Hello {
         #[serde(default)]
@@ -120,7 +123,7 @@ enum ClientMessage {
         #[serde(default)]
         seat: Option<String>,
     },
-    Ping,
+    Ping {},
 }
 
 /// Refuses a WebSocket upgrade whose `Origin` is neither this server as the browser reached it
@@ -250,7 +253,7 @@ async fn session(state: AppState, slot: Arc<Slot>, player: String, id: String, m
                         if !send(&mut socket, &message).await { break }
                         continue;
                     }
-                    ClientMessage::Ping => {
+                    ClientMessage::Ping {} => {
                         if !send(&mut socket, &json!({"type": "pong", "version": current(&slot)})).await { break }
                         continue;
                     }

@@ -299,6 +299,26 @@ async fn websocket_answers_every_command_and_pushes_every_change() {
         ws.send(bad.clone()).await;
         assert_eq!(ws.recv().await["code"], "malformed_json", "{bad}");
     }
+    // A field the message does not have is refused naming it, as over HTTP, and nothing is
+    // applied: not even a legal action.
+    let legal = current["moves"][0]["action"].clone();
+    for (bad, field) in [
+        (json!({"type": "action", "action": legal, "version": current["version"], "extra": 5}), "extra"),
+        (json!({"type": "ping", "x": 1}), "x"),
+        (json!({"type": "hello", "version": current["version"], "token": "t"}), "token"),
+        (json!({"type": "resign", "seat": "light", "why": "bored"}), "why"),
+    ] {
+        ws.send(bad.clone()).await;
+        let answer = ws.recv().await;
+        assert_refused(
+            &(400, json!({"error": answer.clone()})),
+            400,
+            "malformed_json",
+            &format!("unknown field `{field}`"),
+        );
+        assert_eq!(answer["version"], current["version"], "{bad}");
+    }
+    assert_eq!(client.state(&id).await["version"], current["version"]);
     ws.send(json!({"type": "ping"})).await;
     assert_eq!(ws.recv().await, json!({"type": "pong", "version": current["version"]}));
     // An HTTP action reaches both connections as events, in order.

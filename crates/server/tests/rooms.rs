@@ -454,6 +454,33 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
         );
     }
     assert_eq!(sync_all(&mut players, &code).await, room);
+    // A field the message's type does not have is refused naming it (`id` and `token` are
+    // allowed on every message), and `command` names the refused message's type whenever it is
+    // a string (docs/api.md, "Server → client").
+    for (bad, command, needle) in [
+        (
+            json!({"type": "move", "action": legal, "version": version, "token": token, "extra": 5}),
+            json!("move"),
+            "unknown field `extra`",
+        ),
+        (json!({"type": "resign", "token": token, "now": true}), json!("resign"), "unknown field `now`"),
+        (json!({"type": "ping", "id": 1, "token": token, "x": 1}), json!("ping"), "unknown field `x`"),
+        (json!({"type": "ready", "ready": "yes", "token": token}), json!("ready"), "a boolean"),
+        (json!({"type": "move", "version": version, "token": token}), json!("move"), "action"),
+        (json!({"type": "fly", "token": token}), json!("fly"), "fly"),
+        (json!({"type": "x".repeat(100), "token": token}), json!(format!("{}…", "x".repeat(64))), "unknown variant"),
+        (json!({"type": 4, "ready": true, "token": token}), Value::Null, "type"),
+    ] {
+        players[mover].ws.send(bad.clone()).await;
+        let answer = players[mover].ws.recv_raw().await.unwrap();
+        assert_refused(&(400, json!({"error": answer.clone()})), 400, "malformed_json", needle);
+        assert_eq!((answer["status"].clone(), answer["command"].clone()), (json!(400), command), "{bad}");
+        assert_eq!(answer["version"], room["version"], "{bad}");
+    }
+    // Nothing changed; `id` and `token` on a message that needs neither are accepted.
+    assert_eq!(sync_all(&mut players, &code).await, room);
+    let pong = players[mover].ws.command(json!({"type": "ping", "id": "with-token", "token": token})).await;
+    assert!(pong.is_none(), "{pong:?}");
 
     // A duplicate message id is answered, not applied twice.
     assert!(players[0].act(json!({"type": "chat", "text": "hi", "id": 7})).await.is_none());

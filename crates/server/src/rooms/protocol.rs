@@ -19,9 +19,11 @@ pub struct ClientMessage {
     pub id: Option<Value>,
 }
 
-/// What a client asks.
+/// What a client asks. A field the message's type does not have is refused (besides `type`,
+/// `token` and `id`, which [`ClientMessage`] takes): unit-like commands are empty struct variants,
+/// since serde lets a unit variant of an internally tagged enum ignore other fields.
 #[derive(Clone, Debug, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
     /// Start or resume: the token binds the connection to a seat (none: a spectator).
     Hello {
@@ -30,7 +32,7 @@ pub enum Command {
         version: Option<u64>,
     },
     /// Liveness.
-    Ping,
+    Ping {},
     /// The client has applied everything up to this room version.
     Ack {
         /// The room version.
@@ -63,7 +65,7 @@ pub enum Command {
         fill_cpu: Option<String>,
     },
     /// Lobby or after a game: leave the seat.
-    Leave,
+    Leave {},
     /// A game action.
     Move {
         /// Notation.
@@ -75,15 +77,15 @@ pub enum Command {
         seat: Option<String>,
     },
     /// Resign the game.
-    Resign,
+    Resign {},
     /// Ur: offer a draw.
-    DrawOffer,
+    DrawOffer {},
     /// Ur: accept the other side's offer.
-    DrawAccept,
+    DrawAccept {},
     /// Ur: decline it.
-    DrawDecline,
+    DrawDecline {},
     /// After a game: play again with the same seats.
-    Rematch,
+    Rematch {},
     /// A chat line.
     Chat {
         /// The text.
@@ -109,19 +111,19 @@ impl Command {
     pub fn kind(&self) -> &'static str {
         match self {
             Command::Hello { .. } => "hello",
-            Command::Ping => "ping",
+            Command::Ping {} => "ping",
             Command::Ack { .. } => "ack",
             Command::Seat { .. } => "seat",
             Command::Ready { .. } => "ready",
             Command::Cpu { .. } => "cpu",
             Command::Start { .. } => "start",
-            Command::Leave => "leave",
+            Command::Leave {} => "leave",
             Command::Move { .. } => "move",
-            Command::Resign => "resign",
-            Command::DrawOffer => "draw_offer",
-            Command::DrawAccept => "draw_accept",
-            Command::DrawDecline => "draw_decline",
-            Command::Rematch => "rematch",
+            Command::Resign {} => "resign",
+            Command::DrawOffer {} => "draw_offer",
+            Command::DrawAccept {} => "draw_accept",
+            Command::DrawDecline {} => "draw_decline",
+            Command::Rematch {} => "rematch",
             Command::Chat { .. } => "chat",
             Command::HandToCpu { .. } => "hand_to_cpu",
         }

@@ -925,7 +925,7 @@ impl Room {
                 self.hello(conn, message.token.clone(), version).await;
                 return;
             }
-            Command::Ping => {
+            Command::Ping {} => {
                 self.send(conn, &json!({"type": "pong", "id": message.id, "version": self.version}));
                 return;
             }
@@ -1123,7 +1123,7 @@ impl Room {
     async fn command(&mut self, seat: usize, command: &Command) -> Result<(), ApiError> {
         let name = self.seats[seat].name.clone();
         match command {
-            Command::Hello { .. } | Command::Ping | Command::Ack { .. } => Ok(()),
+            Command::Hello { .. } | Command::Ping {} | Command::Ack { .. } => Ok(()),
             Command::Seat { seat: to } => {
                 self.require(Status::Lobby, "changing seats")?;
                 let target = self.seat_index(to)?;
@@ -1220,7 +1220,7 @@ impl Room {
                 }
                 self.start_game().await
             }
-            Command::Leave => self.leave(seat),
+            Command::Leave {} => self.leave(seat),
             Command::Move { action, version, seat: named } => {
                 self.require(Status::Playing, "moving")?;
                 if let Some(named) = named
@@ -1245,15 +1245,15 @@ impl Room {
                 self.draw_offer = None;
                 self.apply_change(change).await
             }
-            Command::Resign => {
+            Command::Resign {} => {
                 self.require(Status::Playing, "resigning")?;
                 let player = self.player_of(seat);
                 let live = self.game.as_ref().ok_or_else(|| ApiError::internal("no game while playing"))?;
                 let change = live.end_by_person(&player, EndReason::Resign, Some(&name), now_ms())?;
                 self.apply_change(change).await
             }
-            Command::DrawOffer | Command::DrawAccept | Command::DrawDecline => self.draw(seat, command).await,
-            Command::Rematch => {
+            Command::DrawOffer {} | Command::DrawAccept {} | Command::DrawDecline {} => self.draw(seat, command).await,
+            Command::Rematch {} => {
                 self.require(Status::Finished, "a rematch")?;
                 let h = self.human_mut(seat).ok_or_else(|| ApiError::internal("a token without a person"))?;
                 if h.rematch {
@@ -1391,13 +1391,15 @@ impl Room {
         let offer = self.draw_offer;
         let from_other = offer.is_some_and(|o| self.template.side_of_seat(o) != side);
         match command {
-            Command::DrawOffer if offer == Some(seat) => Err(conflict("duplicate", "your draw offer is already open")),
-            Command::DrawOffer if !from_other => {
+            Command::DrawOffer {} if offer == Some(seat) => {
+                Err(conflict("duplicate", "your draw offer is already open"))
+            }
+            Command::DrawOffer {} if !from_other => {
                 self.draw_offer = Some(seat);
                 self.event("draw_offer", json!({"seat": name}));
                 Ok(())
             }
-            Command::DrawOffer | Command::DrawAccept if from_other => {
+            Command::DrawOffer {} | Command::DrawAccept {} if from_other => {
                 let by = offer.unwrap_or(seat);
                 let player = self.player_of(by);
                 let by_name = self.seats[by].name.clone();
@@ -1406,7 +1408,7 @@ impl Room {
                 self.draw_offer = None;
                 self.apply_change(change).await
             }
-            Command::DrawDecline if from_other => {
+            Command::DrawDecline {} if from_other => {
                 self.draw_offer = None;
                 self.event("draw_declined", json!({"seat": name}));
                 Ok(())

@@ -41,9 +41,11 @@ pub async fn upgrade(
         .on_upgrade(move |socket| session(state, tx, shared, config, conn, socket)))
 }
 
-fn error_text(code: &str, message: &str, version: u64) -> Message {
+/// An `error` answered by the session itself (before the room sees the message); `command` is
+/// the message's `type` when it is a string.
+fn error_text(code: &str, message: &str, command: Option<&str>, version: u64) -> Message {
     Message::Text(
-        json!({"type": "error", "code": code, "message": message, "status": 400, "command": null, "id": null,
+        json!({"type": "error", "code": code, "message": message, "status": 400, "command": command, "id": null,
                "version": version, "game_version": null})
         .to_string()
         .into(),
@@ -103,7 +105,7 @@ async fn session(
                     None
                 };
                 if let Some((code, message)) = refusal {
-                    if socket.send(error_text(code, &message, version)).await.is_err() { break }
+                    if socket.send(error_text(code, &message, None, version)).await.is_err() { break }
                     if limiter.strike() {
                         // Answers to the messages already accepted go out first: never silence.
                         drain(&mut socket, &mut outbox).await;
@@ -120,7 +122,12 @@ async fn session(
                         }
                     }
                     Err(error) => {
-                        if socket.send(error_text(error.code, &error.message, version)).await.is_err() { break }
+                        let command = crate::body::string_member(text.as_bytes(), "type").map(|t| crate::error::clip(&t));
+                        let mut message = error.message;
+                        if message.contains("unknown field") {
+                            message.push_str("; every message may also carry `id`, and a command `token`");
+                        }
+                        if socket.send(error_text(error.code, &message, command.as_deref(), version)).await.is_err() { break }
                     }
                 }
             }
