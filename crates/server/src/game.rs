@@ -249,8 +249,9 @@ pub struct NewGame {
     pub rules: Value,
     /// Players.
     pub players: Option<usize>,
-    /// Seats as requested: `None` for human, `Some(level)` for CPU.
-    pub seats: Vec<Option<String>>,
+    /// Seats as requested, `None` for human and `Some(level)` for CPU; `None` for the default
+    /// (a human seat, then CPU seats at `normal`). An empty list is refused.
+    pub seats: Option<Vec<Option<String>>>,
     /// Seed.
     pub seed: Seed,
     /// Now.
@@ -276,13 +277,11 @@ impl LiveGame {
     pub fn create(new: NewGame) -> Result<LiveGame, ApiError> {
         let match_ = open_live(&new.game, &new.rules, new.players).map_err(rules_error)?;
         let names = match_.seat_names();
-        let seats_requested = if new.seats.is_empty() {
+        let seats_requested = new.seats.unwrap_or_else(|| {
             let mut seats = vec![None];
             seats.extend(std::iter::repeat_n(Some("normal".to_owned()), names.len().saturating_sub(1)));
             seats
-        } else {
-            new.seats
-        };
+        });
         if seats_requested.len() != names.len() {
             return Err(ApiError::unprocessable(
                 "bad_seats",

@@ -145,17 +145,20 @@ async fn set_me(
     me(State(state), Extension(PlayerId(id))).await
 }
 
-/// A seat of `POST /api/games`: `{"kind": "human"}` or `{"kind": "cpu", "level"?}`.
+/// A seat of `POST /api/games`: `{"kind": "human"}` or `{"kind": "cpu", "level"?}`. A level
+/// given with a human seat is kept here and refused as `bad_seats` (a seat problem, not a
+/// shape problem).
 #[derive(Deserialize)]
 #[serde(try_from = "SeatFields")]
 enum SeatRequest {
-    Human,
+    Human { level: Option<String> },
     Cpu { level: Option<String> },
 }
 
 /// [`SeatRequest`] as sent: `kind` must be a string (a tagged enum would take a number as the
 /// variant's index).
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a seat {\"kind\": \"human\"} or {\"kind\": \"cpu\", \"level\": …}")]
 struct SeatFields {
     kind: String,
     #[serde(default)]
@@ -167,9 +170,9 @@ impl TryFrom<SeatFields> for SeatRequest {
 
     fn try_from(seat: SeatFields) -> Result<SeatRequest, String> {
         match seat.kind.as_str() {
-            "human" => Ok(SeatRequest::Human),
+            "human" => Ok(SeatRequest::Human { level: seat.level }),
             "cpu" => Ok(SeatRequest::Cpu { level: seat.level }),
-            other => Err(format!("unknown seat kind `{other}`, expected `human` or `cpu`")),
+            other => Err(format!("unknown seat kind `{}`, expected `human` or `cpu`", crate::error::clip(other))),
         }
     }
 }
@@ -208,15 +211,26 @@ async fn create_game(
             Seed(bytes)
         }
     };
-    let seats = body
-        .seats
-        .unwrap_or_default()
-        .into_iter()
-        .map(|s| match s {
-            SeatRequest::Human => None,
-            SeatRequest::Cpu { level } => Some(level.unwrap_or_else(|| "normal".to_owned())),
-        })
-        .collect();
+    let seats = match body.seats {
+        None => None,
+        Some(seats) => Some(
+            seats
+                .into_iter()
+                .enumerate()
+                .map(|(i, s)| match s {
+                    SeatRequest::Human { level: None } => Ok(None),
+                    SeatRequest::Human { level: Some(level) } => Err(ApiError::unprocessable(
+                        "bad_seats",
+                        format!(
+                            "seats[{i}] is human but has a level ({:?}): only a {{\"kind\": \"cpu\"}} seat takes one",
+                            crate::error::clip(&level)
+                        ),
+                    )),
+                    SeatRequest::Cpu { level } => Ok(Some(level.unwrap_or_else(|| "normal".to_owned()))),
+                })
+                .collect::<Result<Vec<_>, ApiError>>()?,
+        ),
+    };
     let new = NewGame {
         id: random_hex(8)?,
         owner: player.clone(),

@@ -132,6 +132,36 @@ async fn refused_requests_name_the_problem_and_change_nothing() {
             "bad_seats",
             "2 seats",
         );
+        // An explicit empty list is a wrong number of seats, not the default.
+        let answer = client.post("/api/games", json!({"game": "ur", "seats": []})).await;
+        assert_refused(&answer, 422, "bad_seats", "has 2 seats (light, dark), but 0 were given");
+        // A level belongs to a CPU seat: on a human seat it is refused, naming the seat.
+        assert_refused(
+            &client
+                .post(
+                    "/api/games",
+                    json!({"game": "ur", "seats": [{"kind": "human", "level": "hard"}, {"kind": "cpu"}]}),
+                )
+                .await,
+            422,
+            "bad_seats",
+            "seats[0] is human but has a level (\"hard\")",
+        );
+        // A seat is an object of known fields, named in the person's terms.
+        assert_refused(
+            &client
+                .post(
+                    "/api/games",
+                    json!({"game": "ur", "seats": [{"kind": "human", "colour": "red"}, {"kind": "cpu"}]}),
+                )
+                .await,
+            400,
+            "malformed_json",
+            "unknown field `colour`",
+        );
+        let answer = client.post("/api/games", json!({"game": "ur", "seats": [5, {"kind": "cpu"}]})).await;
+        assert_refused(&answer, 400, "malformed_json", "seats[0]");
+        assert!(!answer.1["error"]["message"].as_str().unwrap().contains("struct"), "{}", answer.1);
         assert_refused(
             &client.post("/api/games", json!({"game": "ur", "seats": [{"kind": "cpu"}, {"kind": "cpu"}]})).await,
             422,

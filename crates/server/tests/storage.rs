@@ -27,7 +27,7 @@ fn drawn_dice_poker_seed() -> String {
             game: "dice-poker".into(),
             rules: json!({}),
             players: None,
-            seats: vec![None, Some("easy".into())],
+            seats: Some(vec![None, Some("easy".into())]),
             seed,
             now: 0,
         })

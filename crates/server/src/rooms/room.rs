@@ -1438,13 +1438,13 @@ impl Room {
             game: self.game_name.clone(),
             rules: self.rules.clone(),
             players: self.players,
-            seats,
+            seats: Some(seats),
             seed: Seed(bytes),
             now: now_ms(),
         };
         // Only computer seats think (a CPU may move first); without them creating is
         // microseconds, done here rather than handing the worker thread over.
-        let mut live = if new.seats.iter().any(Option::is_some) {
+        let mut live = if new.seats.iter().flatten().any(Option::is_some) {
             compute(move || LiveGame::create(new))?
         } else {
             LiveGame::create(new)?
