@@ -14,23 +14,19 @@ pub struct Fraction {
 }
 
 impl Fraction {
-    /// Parses `"a/b"` or `"a"` for the option `key`, denominator at most 1000.
+    /// Parses `"a/b"` or `"a"` for the option `key`, denominator 1-1000. The value's range is
+    /// the option's to check (each names its own).
     ///
     /// # Errors
-    /// A [`RulesError`] naming `key`.
+    /// A [`RulesError`] naming `key`: not a fraction, or a denominator of 0 or over 1000.
     pub fn parse(key: &str, text: &str) -> Result<Fraction, RulesError> {
-        let bad = || {
-            RulesError::new(
-                key,
-                format!("must be a fraction such as \"1/2\" with a denominator of at most 1000, got {text:?}"),
-            )
-        };
+        let bad = || RulesError::new(key, format!("must be a fraction such as \"1/2\", got {text:?}"));
         let (numerator, denominator) = match text.split_once('/') {
             Some((a, b)) => (a.trim().parse::<u64>().map_err(|_| bad())?, b.trim().parse::<u64>().map_err(|_| bad())?),
             None => (text.trim().parse::<u64>().map_err(|_| bad())?, 1),
         };
-        if denominator == 0 || denominator > 1000 || numerator > denominator {
-            return Err(bad());
+        if denominator == 0 || denominator > 1000 {
+            return Err(RulesError::new(key, format!("must have a denominator from 1 to 1000, got {text:?}")));
         }
         Ok(Fraction { numerator, denominator })
     }
@@ -205,13 +201,18 @@ impl YutOptions {
     /// # Errors
     /// A [`RulesError`] naming the key with a bad value.
     pub fn settings(&self, players: Option<usize>) -> Result<YutSettings, RulesError> {
-        let stick_flat = Fraction::parse("stick_flat", self.stick_flat.as_deref().unwrap_or("1/2"))?;
+        let stick_flat_text = self.stick_flat.as_deref().unwrap_or("1/2");
+        let stick_flat = Fraction::parse("stick_flat", stick_flat_text)?;
         if stick_flat.numerator == 0 || stick_flat.numerator >= stick_flat.denominator {
-            return Err(RulesError::new("stick_flat", "must be strictly between 0 and 1"));
+            return Err(RulesError::new(
+                "stick_flat",
+                format!("must be strictly between 0 and 1, got {stick_flat_text:?}"),
+            ));
         }
-        let nak = Fraction::parse("nak", self.nak.as_deref().unwrap_or("1/100"))?;
+        let nak_text = self.nak.as_deref().unwrap_or("1/100");
+        let nak = Fraction::parse("nak", nak_text)?;
         if nak.numerator >= nak.denominator {
-            return Err(RulesError::new("nak", "must be at least 0 and below 1"));
+            return Err(RulesError::new("nak", format!("must be at least 0 and below 1, got {nak_text:?}")));
         }
         let pieces = self.pieces.unwrap_or(4);
         if !(1..=5).contains(&pieces) {

@@ -1877,3 +1877,28 @@ fn finish_ranking_team_leaves_the_rotation_with_both_players() {
     let s = play(&game, &then(&then(&actions, &["throw backdo", "throw backdo"]), FINISH_ONE));
     assert_eq!(game.outcome(&s), Some(Outcome::Ranking(vec![0, 1, 2])));
 }
+
+/// yut.md "Notation": `stick_flat` strictly between 0 and 1, `nak` at least 0 and below 1, each a
+/// fraction with a denominator of at most 1000. Each refusal names the problem the value has: a
+/// fraction over 1 is out of range, not a denominator problem.
+#[test]
+fn fraction_rule_values_are_refused_for_the_problem_they_have() {
+    let refusal = |key: &str, value: &str| {
+        let options: YutOptions = serde_json::from_value(json!({ key: value })).unwrap();
+        let error = Yut::new(&options, None).err().unwrap_or_else(|| panic!("{key} {value:?} was accepted"));
+        assert_eq!(error.key, key);
+        error.reason
+    };
+    for value in ["3/2", "1/1", "2/1", "0", "0/3", "1"] {
+        assert_eq!(refusal("stick_flat", value), format!("must be strictly between 0 and 1, got {value:?}"));
+    }
+    for value in ["1", "2/2", "3/2", "1001/1000"] {
+        assert_eq!(refusal("nak", value), format!("must be at least 0 and below 1, got {value:?}"));
+    }
+    for value in ["1/1001", "1/0", "5/2000"] {
+        assert_eq!(refusal("stick_flat", value), format!("must have a denominator from 1 to 1000, got {value:?}"));
+    }
+    for value in ["abc", "-1/2", "", "1/2/3", "½"] {
+        assert_eq!(refusal("nak", value), format!("must be a fraction such as \"1/2\", got {value:?}"));
+    }
+}
