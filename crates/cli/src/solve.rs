@@ -99,7 +99,7 @@ fn solve(args: SolveArgs) -> Result<(), Failure> {
         return Err(anyhow::anyhow!(
             "--out {} is a directory: name the table file, e.g. {}",
             out.display(),
-            out.join("finkel.table").display()
+            out.join(format!("{}.table", madang_ur_solver::table_name(&settings))).display()
         )
         .into());
     }

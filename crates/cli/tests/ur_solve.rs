@@ -67,4 +67,15 @@ fn bad_flags_exit_with_status_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(!out.stderr.is_empty());
     }
+    // The file name suggested for a folder given as --out is the table's name for those rules,
+    // as `madang serve` and `madang sim` look for it.
+    let dir = temp_dir("solve-out-dir");
+    for (rules, name) in [(r#"{"preset":"blitz"}"#, "blitz.table"), (r#"{"pieces":3}"#, "finkel-3pieces.table")] {
+        let out = madang(&["ur", "solve", "--rules", rules, "--out", dir.to_str().expect("utf-8 path")]);
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let suggested = dir.join(name);
+        assert!(stderr.contains(&format!("name the table file, e.g. {}", suggested.display())), "{rules}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
