@@ -81,7 +81,8 @@ pub fn review<G: Roster>(game: &G, history: &[G::Action]) -> Option<Vec<MoveRevi
             });
             let played = legal.iter().position(|a| *a == action)?;
             let after = chances[played];
-            let loss = (100.0 * (best - mover(after))).max(0.0);
+            // `+ 0.0` makes a -0.0 (which `max` may keep) a plain 0.
+            let loss = (100.0 * (best - mover(after))).max(0.0) + 0.0;
             out.push(MoveReview {
                 index,
                 seat: seats.get(seat).cloned().unwrap_or_default(),

@@ -73,7 +73,8 @@ fn summary(moves: &[MoveReview], seats: &[String]) -> Value {
     for seat in seats {
         let mine: Vec<&MoveReview> = moves.iter().filter(|m| &m.seat == seat).collect();
         let count = |g: Grade| mine.iter().filter(|m| m.grade == g).count();
-        let total: f64 = mine.iter().map(|m| m.loss).sum();
+        // `+ 0.0`: a float sum of nothing is -0.0, which would print as such.
+        let total: f64 = mine.iter().map(|m| m.loss).sum::<f64>() + 0.0;
         out.insert(
             seat.clone(),
             json!({

@@ -54,6 +54,18 @@ async fn a_perfect_cpu_plays_and_the_game_is_reviewed() {
     // Light has rolled: its chance is that of its best move with this roll.
     chance(&state["win_chance"]);
     let id = state["id"].as_str().unwrap().to_owned();
+    // Before anyone has moved: no decisions, and no loss is a plain 0 (not -0.0, the sum of
+    // nothing in floating point).
+    let (status, review) = client.get(&format!("/api/games/{id}/review")).await;
+    assert_eq!(status, 200, "{review}");
+    for seat in ["light", "dark"] {
+        let summary = &review["summary"][seat];
+        assert_eq!((summary["moves"].clone(), summary["loss"].clone()), (json!(0), json!(0.0)), "{summary}");
+        for key in ["loss", "mean_loss"] {
+            assert!(summary[key].as_f64().unwrap().is_sign_positive(), "{seat} {key}: {summary}");
+        }
+    }
+    assert!(!review.to_string().contains("-0.0"), "{review}");
     let mut human_moves = 0;
     while state["status"] != "finished" {
         chance(&state["win_chance"]);
@@ -93,6 +105,7 @@ async fn a_perfect_cpu_plays_and_the_game_is_reviewed() {
         assert!(m["best"].as_str().unwrap().starts_with("move "));
     }
     assert_eq!(review["summary"]["dark"]["mean_loss"], json!(0.0));
+    assert!(!review.to_string().contains("-0.0"), "no negative zero: {review}");
     assert_eq!(review["summary"]["light"]["moves"], json!(human_moves));
     server.stop().await;
 }
