@@ -8,6 +8,7 @@ use crate::ActionError;
 
 /// A game record (spec `README.md`, "Game records"). Fields a reader does not know are ignored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(expecting = "a game record, an object {\"game\": …, \"actions\": […], …}")]
 pub struct Record {
     /// `"ur"`, `"yut"`, `"ludo"` or `"dice-poker"`.
     pub game: String,
@@ -34,7 +35,10 @@ fn empty_object() -> Value {
 
 /// A game that ended other than by its rules.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an object {\"reason\": \"resign\" | \"draw_agreed\" | \"abandoned\", \"by\": SEAT}"
+)]
 pub struct End {
     /// Why it ended.
     pub reason: EndReason,

@@ -182,6 +182,40 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
 const GAME_COLUMNS: &str = "id, owner, game, rules, players, seats, mode, cpu, seed, commitment, status, result, \
      end_reason, end_by, version, chance_pos, bot_pos, play_ms, created, updated, finished";
 
+/// How long the first connection to PostgreSQL may take.
+const FIRST_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// `url` without its password (`postgres://user@host:port/db`), for messages.
+fn without_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_owned() };
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => {
+            let user = rest[..at].split(':').next().unwrap_or_default();
+            format!("{scheme}://{user}@{}", &rest[at + 1..])
+        }
+        None => url.to_owned(),
+    }
+}
+
+/// Connects to PostgreSQL once, with a short timeout, and reports why it failed: the pool
+/// retries a refused connection until its acquire timeout and then says only "pool timed out".
+async fn connect_once(url: &str) -> Result<(), ServerError> {
+    use sqlx::Connection;
+    let shown = without_password(url);
+    match tokio::time::timeout(FIRST_CONNECT_TIMEOUT, sqlx::AnyConnection::connect(url)).await {
+        Ok(Ok(connection)) => {
+            let _ = connection.close().await;
+            Ok(())
+        }
+        Ok(Err(error)) => Err(ServerError::Config(format!("cannot connect to the database {shown}: {error}"))),
+        Err(_) => Err(ServerError::Config(format!(
+            "cannot connect to the database {shown}: no answer within {} s",
+            FIRST_CONNECT_TIMEOUT.as_secs()
+        ))),
+    }
+}
+
 /// How often SQLite's WAL is checkpointed in the background.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
 
@@ -235,7 +269,10 @@ impl Db {
                     .connect(&url)
                     .await?
             }
-            Backend::Postgres => options.max_connections(16).connect(&url).await?,
+            Backend::Postgres => {
+                connect_once(&url).await?;
+                options.max_connections(16).connect(&url).await?
+            }
         };
         if backend == Backend::Sqlite {
             // Persistent in the file; set once here rather than on every connection (changing

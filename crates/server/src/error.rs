@@ -17,31 +17,45 @@ pub fn clip(text: &str) -> String {
     }
 }
 
-/// Why the server could not start or run.
+/// Why the server could not start or run. Each message includes its cause, which is therefore
+/// not also the error's `source()`: a report that prints the chain (`{:#}` in `madang`) would
+/// say it twice.
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
     /// A file or socket operation failed; the text says which.
-    #[error("{what}: {source}")]
+    #[error("{what}: {error}")]
     Io {
         /// What was being done.
         what: String,
         /// The operating system's error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The database could not be opened or queried.
     #[error("database: {0}")]
-    Database(#[from] sqlx::Error),
+    Database(sqlx::Error),
     /// A migration failed.
     #[error("database migration: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
+    Migrate(sqlx::migrate::MigrateError),
     /// A setting is not usable.
     #[error("{0}")]
     Config(String),
 }
 
 impl ServerError {
-    pub(crate) fn io(what: impl Into<String>, source: std::io::Error) -> Self {
-        ServerError::Io { what: what.into(), source }
+    pub(crate) fn io(what: impl Into<String>, error: std::io::Error) -> Self {
+        ServerError::Io { what: what.into(), error }
+    }
+}
+
+impl From<sqlx::Error> for ServerError {
+    fn from(error: sqlx::Error) -> Self {
+        ServerError::Database(error)
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for ServerError {
+    fn from(error: sqlx::migrate::MigrateError) -> Self {
+        ServerError::Migrate(error)
     }
 }
 

@@ -23,7 +23,26 @@ pub const FORMAT_VERSION: u32 = 1;
 pub const HEADER_LEN: usize = 128;
 
 fn io<'a>(path: &'a Path, what: &'static str) -> impl FnOnce(std::io::Error) -> SolverError + 'a {
-    move |source| SolverError::Io { path: path.to_owned(), what, source }
+    move |error| SolverError::Io { path: path.to_owned(), what, error }
+}
+
+/// Reads the header bytes; a file shorter than a header is not a table (a format error, not an
+/// I/O one: "failed to fill whole buffer" would say nothing to a person).
+fn read_header_bytes(file: &mut File, path: &Path) -> Result<[u8; HEADER_LEN], SolverError> {
+    let mut bytes = [0u8; HEADER_LEN];
+    match file.read_exact(&mut bytes) {
+        Ok(()) => Ok(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+            let size = file.metadata().map(|m| m.len().to_string()).unwrap_or_else(|_| "fewer".to_owned());
+            Err(SolverError::Format {
+                path: path.to_owned(),
+                reason: format!(
+                    "not a madang Ur table: {size} bytes, shorter than a table's {HEADER_LEN}-byte header (`madang ur solve` writes tables)"
+                ),
+            })
+        }
+        Err(e) => Err(io(path, "reading the header of")(e)),
+    }
 }
 
 /// The 128 header bytes.
@@ -154,7 +173,7 @@ pub fn write_table(table: &Table, path: &Path) -> Result<(), SolverError> {
         }
     }
     let file =
-        out.into_inner().map_err(|e| SolverError::Io { path: tmp.clone(), what: "writing", source: e.into_error() })?;
+        out.into_inner().map_err(|e| SolverError::Io { path: tmp.clone(), what: "writing", error: e.into_error() })?;
     file.sync_all().map_err(io(&tmp, "syncing"))?;
     drop(file);
     std::fs::rename(&tmp, path).map_err(io(path, "renaming the finished table to"))?;
@@ -167,8 +186,7 @@ pub fn write_table(table: &Table, path: &Path) -> Result<(), SolverError> {
 /// [`SolverError::Io`] or [`SolverError::Format`].
 pub fn read_header(path: &Path) -> Result<Header, SolverError> {
     let mut file = File::open(path).map_err(io(path, "opening"))?;
-    let mut bytes = [0u8; HEADER_LEN];
-    file.read_exact(&mut bytes).map_err(io(path, "reading the header of"))?;
+    let bytes = read_header_bytes(&mut file, path)?;
     decode_header(&bytes, path)
 }
 
@@ -178,8 +196,7 @@ pub fn read_header(path: &Path) -> Result<Header, SolverError> {
 /// [`SolverError::Io`], [`SolverError::Format`] naming what is wrong.
 pub fn read_table(path: &Path) -> Result<Table, SolverError> {
     let mut file = File::open(path).map_err(io(path, "opening"))?;
-    let mut bytes = [0u8; HEADER_LEN];
-    file.read_exact(&mut bytes).map_err(io(path, "reading the header of"))?;
+    let bytes = read_header_bytes(&mut file, path)?;
     let header = decode_header(&bytes, path)?;
     let bad = |reason: String| SolverError::Format { path: path.to_owned(), reason };
     let size = header.value_type.size() as u64;

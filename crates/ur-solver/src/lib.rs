@@ -71,15 +71,17 @@ pub enum SolverError {
         /// What is wrong.
         reason: String,
     },
-    /// Reading or writing a file failed.
-    #[error("{what} {}: {source}", .path.display())]
+    /// Reading or writing a file failed. The message includes the operating system's error,
+    /// which is therefore not also the error's `source()` (a report printing the chain would
+    /// say it twice).
+    #[error("{what} {}: {error}", .path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// What was being done.
         what: &'static str,
         /// The operating system's error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
 }
 
