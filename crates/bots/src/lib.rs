@@ -44,7 +44,7 @@ impl<G: Game> Bot<G> for RandomBot {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BotError {
     /// No bot of that name for the game.
-    #[error("unknown bot {name:?} for {game} (known: {known})")]
+    #[error("unknown bot {:?} for {game} (known: {known})", madang_core::echo(.name))]
     Unknown {
         /// The name given.
         name: String,
@@ -54,7 +54,7 @@ pub enum BotError {
         known: String,
     },
     /// The bot needs something that is not there (the perfect player's solved table).
-    #[error("bot {name:?} is not available: {reason}")]
+    #[error("bot {:?} is not available: {reason}", madang_core::echo(.name))]
     Unavailable {
         /// The name given.
         name: String,
@@ -62,7 +62,7 @@ pub enum BotError {
         reason: String,
     },
     /// A bot parameter is out of range.
-    #[error("bot {name:?}: {reason}")]
+    #[error("bot {:?}: {reason}", madang_core::echo(.name))]
     BadParameter {
         /// The name given.
         name: String,

@@ -86,3 +86,15 @@ fn a_malformed_end_is_described_in_the_records_terms() {
     replay_text(r#"{"game": "ur", "actions": [], "end": {"reason": "resign"}}"#)
         .refused(&["`end`", "missing field `by`"]);
 }
+
+#[test]
+fn a_long_action_or_game_name_is_cut_in_the_message() {
+    let long = "x".repeat(5000);
+    let cut = format!("\"{}…\"", "x".repeat(64));
+    let run = replay_text(&format!(r#"{{"game": "ur", "actions": ["roll 2", "{long}"]}}"#));
+    let stderr = run.refused(&["action 1", &cut]);
+    assert!(stderr.len() < 1000, "{stderr}");
+    let run = replay_text(&format!(r#"{{"game": "{long}", "actions": []}}"#));
+    let stderr = run.refused(&["unknown game", &cut]);
+    assert!(stderr.len() < 1000, "{stderr}");
+}

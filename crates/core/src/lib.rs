@@ -77,9 +77,28 @@ impl<E> EventSink<E> for Vec<E> {
     }
 }
 
+/// The most characters of a person's own text (an action, a name, an id) that an error message
+/// repeats.
+pub const ECHO_CHARS: usize = 64;
+
+/// `text` as an error message repeats it: its first [`ECHO_CHARS`] characters, and `…` when there
+/// were more (a message should name the input, not return 16 KiB of it).
+///
+/// ```
+/// assert_eq!(madang_core::echo("move 3"), "move 3");
+/// assert_eq!(madang_core::echo(&"윷".repeat(64)), "윷".repeat(64));
+/// assert_eq!(madang_core::echo(&"윷".repeat(65)), format!("{}…", "윷".repeat(64)));
+/// ```
+pub fn echo(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(ECHO_CHARS) {
+        Some((end, _)) => std::borrow::Cow::Owned(format!("{}…", &text[..end])),
+        None => std::borrow::Cow::Borrowed(text),
+    }
+}
+
 /// An action string that is not valid notation for the game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{text:?} is not an action: {reason}")]
+#[error("{:?} is not an action: {reason}", echo(.text))]
 pub struct NotationError {
     /// The text that was given.
     pub text: String,

@@ -27,7 +27,7 @@ pub const GAMES: &[&str] = &["ur", "dice-poker", "ludo", "yut"];
 
 /// An action a [`Match`] refused: which one and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("action {index} {text:?}: {reason}")]
+#[error("action {index} {:?}: {reason}", madang_core::echo(.text))]
 pub struct ActionError {
     /// 0-based index of the action in the game's history.
     pub index: usize,

@@ -75,7 +75,7 @@ pub enum RecordError {
     #[error("malformed record: {0}")]
     Malformed(String),
     /// `game` names no game this build knows.
-    #[error("unknown game {0:?} (known: {known})", known = crate::GAMES.join(", "))]
+    #[error("unknown game {:?} (known: {known})", madang_core::echo(.0), known = crate::GAMES.join(", "))]
     UnknownGame(String),
     /// A rule option is unknown or has a bad value.
     #[error("bad rules: {0}")]

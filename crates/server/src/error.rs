@@ -3,19 +3,8 @@
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use madang_core::echo;
 use serde_json::json;
-
-/// The most characters of a client's own text (an id, a code, a name) echoed in a message.
-pub const ECHO_CHARS: usize = 64;
-
-/// `text` as echoed back in an error message: its first [`ECHO_CHARS`] characters, and `…` when
-/// there were more.
-pub fn clip(text: &str) -> String {
-    match text.char_indices().nth(ECHO_CHARS) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_owned(),
-    }
-}
 
 /// Why the server could not start or run. Each message includes its cause, which is therefore
 /// not also the error's `source()`: a report that prints the chain (`{:#}` in `madang`) would
@@ -103,7 +92,7 @@ impl ApiError {
     }
 
     pub(crate) fn unknown_game_id(id: &str) -> Self {
-        ApiError::new(StatusCode::NOT_FOUND, "unknown_game_id", format!("no game with id {id:?}"))
+        ApiError::new(StatusCode::NOT_FOUND, "unknown_game_id", format!("no game with id {:?}", echo(id)))
     }
 
     pub(crate) fn internal(message: impl Into<String>) -> Self {

@@ -485,7 +485,10 @@ impl LiveGame {
     fn seat_index(&self, name: &str) -> Result<usize, ApiError> {
         self.seats.iter().position(|s| s.name == name).ok_or_else(|| {
             let names: Vec<&str> = self.seats.iter().map(|s| s.name.as_str()).collect();
-            ApiError::unprocessable("bad_seats", format!("no seat {name:?} in this game (seats: {})", names.join(", ")))
+            ApiError::unprocessable(
+                "bad_seats",
+                format!("no seat {:?} in this game (seats: {})", madang_core::echo(name), names.join(", ")),
+            )
         })
     }
 

@@ -10,6 +10,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json};
+use madang_core::echo;
 use madang_games::EndReason;
 use madang_seed::Seed;
 use serde::Deserialize;
@@ -87,14 +88,14 @@ async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> ApiError {
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
         "method_not_allowed",
-        format!("{} does not take {method}", uri.path()),
+        format!("{} does not take {method}", echo(uri.path())),
     )
 }
 
 /// Turns any error response that is not JSON yet (a body-limit refusal, a timeout, a failed
 /// WebSocket upgrade) into the JSON error body.
 async fn json_errors(request: Request, next: Next) -> Response {
-    let (method, path) = (request.method().clone(), request.uri().path().to_owned());
+    let (method, path) = (request.method().clone(), echo(request.uri().path()).into_owned());
     let response = next.run(request).await;
     let status = response.status();
     let is_json = response
@@ -172,7 +173,7 @@ impl TryFrom<SeatFields> for SeatRequest {
         match seat.kind.as_str() {
             "human" => Ok(SeatRequest::Human { level: seat.level }),
             "cpu" => Ok(SeatRequest::Cpu { level: seat.level }),
-            other => Err(format!("unknown seat kind `{}`, expected `human` or `cpu`", crate::error::clip(other))),
+            other => Err(format!("unknown seat kind `{}`, expected `human` or `cpu`", madang_core::echo(other))),
         }
     }
 }
@@ -223,7 +224,7 @@ async fn create_game(
                         "bad_seats",
                         format!(
                             "seats[{i}] is human but has a level ({:?}): only a {{\"kind\": \"cpu\"}} seat takes one",
-                            crate::error::clip(&level)
+                            madang_core::echo(&level)
                         ),
                     )),
                     SeatRequest::Cpu { level } => Ok(Some(level.unwrap_or_else(|| "normal".to_owned()))),
@@ -338,7 +339,7 @@ async fn record(State(state): State<AppState>, Path(id): Path<String>) -> Result
 
 async fn step(State(state): State<AppState>, Path((id, n)): Path<(String, String)>) -> Result<Json<Value>, ApiError> {
     let n: usize = n.parse().map_err(|_| {
-        ApiError::bad_request("bad_request", format!("a step is a number of actions (0, 1, …), got {n:?}"))
+        ApiError::bad_request("bad_request", format!("a step is a number of actions (0, 1, …), got {:?}", echo(&n)))
     })?;
     let slot = state.slot(&id).await?;
     let game = slot.game.lock().await;
@@ -352,7 +353,7 @@ fn query_number(query: &HashMap<String, String>, key: &str, default: i64, max: i
             Ok(n) if (0..=max).contains(&n) => Ok(n),
             _ => Err(ApiError::bad_request(
                 "bad_request",
-                format!("`{key}` must be an integer from 0 to {max}, got {text:?}"),
+                format!("`{key}` must be an integer from 0 to {max}, got {:?}", echo(text)),
             )),
         },
     }

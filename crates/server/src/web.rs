@@ -28,8 +28,12 @@ pub async fn serve(method: Method, uri: Uri) -> Response {
         Assets::get(path)
     };
     let Some(file) = file else {
-        return ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no route {method} {}", uri.path()))
-            .into_response();
+        return ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("no route {method} {}", madang_core::echo(uri.path())),
+        )
+        .into_response();
     };
     let mime = file.metadata.mimetype();
     let mut response = (StatusCode::OK, file.data.into_owned()).into_response();

@@ -140,7 +140,11 @@ pub(crate) fn check_origin(state: &AppState, headers: &HeaderMap) -> Result<(), 
     }
     Err(ApiError::forbidden(
         "bad_origin",
-        format!("a WebSocket from origin {origin:?} is refused: the page must come from {host:?} or the public URL"),
+        format!(
+            "a WebSocket from origin {:?} is refused: the page must come from {:?} or the public URL",
+            madang_core::echo(origin),
+            madang_core::echo(host)
+        ),
     ))
 }
 

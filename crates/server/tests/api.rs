@@ -203,6 +203,50 @@ async fn refused_requests_name_the_problem_and_change_nothing() {
     }
 }
 
+/// A person's own text (an id, a code, a path, a name, an action) is repeated in a refusal only
+/// up to 64 characters, then `…`: a 5,000-character id does not come back in full.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn echoed_input_is_cut_to_64_characters() {
+    let dir = TempDir::new("echo");
+    let server = TestServer::start(&dir, None, false).await;
+    let mut client = server.client();
+    let state = client.create(ur_vs_cpu()).await;
+    let id = state["id"].as_str().unwrap().to_owned();
+    let long = "a".repeat(5000);
+    let cut = format!("{}…", "a".repeat(64));
+    let check = |answer: &(u16, Value), status: u16, code: &str| {
+        assert_refused(answer, status, code, &cut);
+        let message = answer.1["error"]["message"].as_str().unwrap();
+        assert!(!message.contains(&"a".repeat(65)), "{message}");
+        assert!(message.chars().count() < 400, "{message}");
+    };
+    check(&client.get(&format!("/api/games/{long}")).await, 404, "unknown_game_id");
+    // Room codes are case-insensitive: the code is named in capitals.
+    let answer = client.get(&format!("/api/rooms/{long}")).await;
+    assert_refused(&answer, 404, "unknown_room", &format!("{}…", "A".repeat(64)));
+    assert!(!answer.1["error"]["message"].as_str().unwrap().contains(&"A".repeat(65)), "{}", answer.1);
+    // A path is cut as a whole.
+    let answer = client.get(&format!("/api/{long}")).await;
+    assert_refused(&answer, 404, "not_found", &format!("GET /api/{}…", "a".repeat(59)));
+    assert!(!answer.1["error"]["message"].as_str().unwrap().contains(&"a".repeat(60)), "{}", answer.1);
+    check(&client.get(&format!("/api/games/{id}/steps/{long}")).await, 400, "bad_request");
+    check(&client.post("/api/games", json!({"game": long})).await, 422, "unknown_game");
+    check(&client.post("/api/rooms", json!({"game": long})).await, 422, "unknown_game");
+    let seats = json!([{"kind": "human"}, {"kind": "cpu", "level": long}]);
+    check(&client.post("/api/games", json!({"game": "ur", "seats": seats})).await, 422, "bad_level");
+    let seats = json!([{"kind": "human", "level": long}, {"kind": "cpu"}]);
+    check(&client.post("/api/games", json!({"game": "ur", "seats": seats})).await, 422, "bad_seats");
+    let actions = format!("/api/games/{id}/actions");
+    check(&client.post(&actions, json!({"action": long, "version": state["version"]})).await, 422, "illegal_action");
+    check(&client.post(&format!("/api/games/{id}/resign"), json!({"seat": long})).await, 422, "bad_seats");
+    // A multi-byte text is cut at a character, not a byte.
+    let korean = "윷".repeat(100);
+    let answer = client.get(&format!("/api/rooms/{korean}")).await;
+    assert_refused(&answer, 404, "unknown_room", &format!("\"{}…\"", "윷".repeat(64)));
+    assert_eq!(client.state(&id).await, state);
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_action_out_of_turn_on_one_screen_is_refused() {
     let dir = TempDir::new("out-of-turn");

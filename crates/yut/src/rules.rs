@@ -20,13 +20,17 @@ impl Fraction {
     /// # Errors
     /// A [`RulesError`] naming `key`: not a fraction, or a denominator of 0 or over 1000.
     pub fn parse(key: &str, text: &str) -> Result<Fraction, RulesError> {
-        let bad = || RulesError::new(key, format!("must be a fraction such as \"1/2\", got {text:?}"));
+        let bad =
+            || RulesError::new(key, format!("must be a fraction such as \"1/2\", got {:?}", madang_core::echo(text)));
         let (numerator, denominator) = match text.split_once('/') {
             Some((a, b)) => (a.trim().parse::<u64>().map_err(|_| bad())?, b.trim().parse::<u64>().map_err(|_| bad())?),
             None => (text.trim().parse::<u64>().map_err(|_| bad())?, 1),
         };
         if denominator == 0 || denominator > 1000 {
-            return Err(RulesError::new(key, format!("must have a denominator from 1 to 1000, got {text:?}")));
+            return Err(RulesError::new(
+                key,
+                format!("must have a denominator from 1 to 1000, got {:?}", madang_core::echo(text)),
+            ));
         }
         Ok(Fraction { numerator, denominator })
     }
@@ -206,13 +210,16 @@ impl YutOptions {
         if stick_flat.numerator == 0 || stick_flat.numerator >= stick_flat.denominator {
             return Err(RulesError::new(
                 "stick_flat",
-                format!("must be strictly between 0 and 1, got {stick_flat_text:?}"),
+                format!("must be strictly between 0 and 1, got {:?}", madang_core::echo(stick_flat_text)),
             ));
         }
         let nak_text = self.nak.as_deref().unwrap_or("1/100");
         let nak = Fraction::parse("nak", nak_text)?;
         if nak.numerator >= nak.denominator {
-            return Err(RulesError::new("nak", format!("must be at least 0 and below 1, got {nak_text:?}")));
+            return Err(RulesError::new(
+                "nak",
+                format!("must be at least 0 and below 1, got {:?}", madang_core::echo(nak_text)),
+            ));
         }
         let pieces = self.pieces.unwrap_or(4);
         if !(1..=5).contains(&pieces) {

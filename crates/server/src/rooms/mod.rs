@@ -172,8 +172,13 @@ impl Registry {
         if let Some(found) = live(&self.lock()) {
             return Ok(found);
         }
-        let unknown =
-            || ApiError::new(StatusCode::NOT_FOUND, "unknown_room", format!("no open room has the code {code:?}"));
+        let unknown = || {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "unknown_room",
+                format!("no open room has the code {:?}", madang_core::echo(&code)),
+            )
+        };
         if code.len() != CODE_LENGTH || !code.bytes().all(|b| CODE_ALPHABET.contains(&b)) {
             return Err(unknown());
         }
@@ -340,7 +345,7 @@ pub(crate) async fn create(
     if !ROOM_GAMES.contains(&body.game.as_str()) {
         return Err(ApiError::unprocessable(
             "unknown_game",
-            format!("rooms offer {}, not {:?}", ROOM_GAMES.join(", "), body.game),
+            format!("rooms offer {}, not {:?}", ROOM_GAMES.join(", "), madang_core::echo(&body.game)),
         ));
     }
     if let Some(t) = body.turn_seconds
@@ -358,14 +363,17 @@ pub(crate) async fn create(
         if !names.contains(seat) {
             return Err(ApiError::unprocessable(
                 "bad_seat",
-                format!("no seat {seat:?} in this game (seats: {})", names.join(", ")),
+                format!("no seat {:?} in this game (seats: {})", madang_core::echo(seat), names.join(", ")),
             ));
         }
         template.check_bot(level).map_err(|e| ApiError::unprocessable("bad_level", format!("seat {seat}: {e}")))?;
     }
     let seat = match &body.seat {
         Some(seat) => names.iter().position(|n| n == seat).ok_or_else(|| {
-            ApiError::unprocessable("bad_seat", format!("no seat {seat:?} in this game (seats: {})", names.join(", ")))
+            ApiError::unprocessable(
+                "bad_seat",
+                format!("no seat {:?} in this game (seats: {})", madang_core::echo(seat), names.join(", ")),
+            )
         })?,
         None => names.iter().position(|n| !body.cpu.contains_key(n)).ok_or_else(|| {
             ApiError::unprocessable("bad_seat", "every seat is the computer's: keep one for yourself")
@@ -461,7 +469,7 @@ pub(crate) async fn show(
 }
 
 fn closed(code: &str) -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "unknown_room", format!("room {code} has closed"))
+    ApiError::new(StatusCode::NOT_FOUND, "unknown_room", format!("room {} has closed", madang_core::echo(code)))
 }
 
 /// `POST /api/rooms/{code}/join`: a seat and its token.

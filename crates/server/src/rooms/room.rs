@@ -907,7 +907,10 @@ impl Room {
     fn seat_index(&self, name: &str) -> Result<usize, ApiError> {
         self.seats.iter().position(|s| s.name == name).ok_or_else(|| {
             let names: Vec<&str> = self.seats.iter().map(|s| s.name.as_str()).collect();
-            ApiError::unprocessable("bad_seat", format!("no seat {name:?} in this room (seats: {})", names.join(", ")))
+            ApiError::unprocessable(
+                "bad_seat",
+                format!("no seat {:?} in this room (seats: {})", madang_core::echo(name), names.join(", ")),
+            )
         })
     }
 

@@ -122,7 +122,7 @@ async fn session(
                         }
                     }
                     Err(error) => {
-                        let command = crate::body::string_member(text.as_bytes(), "type").map(|t| crate::error::clip(&t));
+                        let command = crate::body::string_member(text.as_bytes(), "type").map(|t| madang_core::echo(&t).into_owned());
                         let mut message = error.message;
                         if message.contains("unknown field") {
                             message.push_str("; every message may also carry `id`, and a command `token`");
