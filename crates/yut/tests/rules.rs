@@ -1884,7 +1884,7 @@ fn finish_ranking_team_leaves_the_rotation_with_both_players() {
 #[test]
 fn fraction_rule_values_are_refused_for_the_problem_they_have() {
     let refusal = |key: &str, value: &str| {
-        let options: YutOptions = serde_json::from_value(json!({ key: value })).unwrap();
+        let options: YutOptions = serde_json::from_value(json!({ key: value })).expect("options of the right type");
         let error = Yut::new(&options, None).err().unwrap_or_else(|| panic!("{key} {value:?} was accepted"));
         assert_eq!(error.key, key);
         error.reason
