@@ -112,12 +112,3 @@ pub fn require_string_member(bytes: &[u8], key: &'static str) -> Result<(), ApiE
         _ => Ok(()),
     }
 }
-
-/// The string member `key` of a JSON object, if the text is one and the member a string (for
-/// naming a refused message's `type`).
-pub fn string_member(bytes: &[u8], key: &str) -> Option<String> {
-    match serde_json::from_slice::<serde_json::Value>(bytes).ok()?.get(key)? {
-        serde_json::Value::String(text) => Some(text.clone()),
-        _ => None,
-    }
-}

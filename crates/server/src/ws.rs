@@ -223,12 +223,13 @@ async fn session(state: AppState, slot: Arc<Slot>, player: String, id: String, m
                         "message_too_large",
                         format!("a message has at most {BODY_LIMIT} bytes, this one has {}", text.len()),
                     )),
+                    Message::Binary(_) => Some(ApiError::bad_request("malformed_json", "send JSON text frames, not binary ones")),
                     _ => None,
                 };
                 if let Some(error) = refusal {
                     if !send_error(&mut socket, &error, current(&slot)).await { break }
                     if limiter.strike() {
-                        close(&mut socket, 1008, "too many refused messages (rate or size limit)").await;
+                        close(&mut socket, 1008, "too many refused messages (rate or size limit, binary frames)").await;
                         break;
                     }
                     continue;
@@ -236,11 +237,6 @@ async fn session(state: AppState, slot: Arc<Slot>, player: String, id: String, m
                 let text = match message {
                     Message::Text(text) => text,
                     Message::Close(_) => break,
-                    Message::Binary(_) => {
-                        let error = ApiError::bad_request("malformed_json", "send JSON text frames, not binary ones");
-                        if !send_error(&mut socket, &error, current(&slot)).await { break }
-                        continue;
-                    }
                     _ => continue,
                 };
                 let request = match crate::body::require_string_member(text.as_bytes(), "type").and_then(|()| crate::body::parse::<ClientMessage>(text.as_bytes())) {

@@ -424,7 +424,7 @@ async fn websocket_answers_every_command_and_pushes_every_change() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_websocket_over_its_message_rate_is_told_then_closed() {
-    use futures_util::{SinkExt, StreamExt};
+    use futures_util::SinkExt;
     use tokio_tungstenite::tungstenite::Message;
     let dir = TempDir::new("ws-rate");
     let server = TestServer::start(&dir, None, false).await;
@@ -440,35 +440,19 @@ async fn a_game_websocket_over_its_message_rate_is_told_then_closed() {
         ws.stream.feed(ping.clone()).await.unwrap();
     }
     ws.stream.flush().await.unwrap();
+    let (answers, close) = ws.answers_until_close().await;
     let (mut pongs, mut refused) = (0, 0);
-    let close = loop {
-        let message = tokio::time::timeout(std::time::Duration::from_secs(10), ws.stream.next())
-            .await
-            .expect("an answer within 10 s")
-            .expect("a close frame before the end of the stream")
-            .unwrap();
-        match message {
-            Message::Text(text) => {
-                let answer: Value = serde_json::from_str(&text).unwrap();
-                match answer["type"].as_str() {
-                    Some("pong") => pongs += 1,
-                    Some("error") => {
-                        assert_refused(
-                            &(400, json!({"error": answer.clone()})),
-                            400,
-                            "rate_limited",
-                            "20 messages a second",
-                        );
-                        assert_eq!(answer["version"], state["version"]);
-                        refused += 1;
-                    }
-                    _ => panic!("unexpected answer {answer}"),
-                }
+    for answer in answers {
+        match answer["type"].as_str() {
+            Some("pong") => pongs += 1,
+            Some("error") => {
+                assert_refused(&(400, json!({"error": answer.clone()})), 400, "rate_limited", "20 messages a second");
+                assert_eq!(answer["version"], state["version"]);
+                refused += 1;
             }
-            Message::Close(frame) => break frame.expect("a close code"),
-            _ => {}
+            _ => panic!("unexpected answer {answer}"),
         }
-    };
+    }
     assert_eq!(refused, 20);
     assert!((40..80).contains(&pongs), "{pongs} pongs: the burst of 40 and what refilled meanwhile");
     assert_eq!(u16::from(close.code), 1008);
@@ -481,7 +465,7 @@ async fn a_game_websocket_over_its_message_rate_is_told_then_closed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_websocket_refuses_a_large_message_and_closes_on_a_huge_one() {
-    use futures_util::{SinkExt, StreamExt};
+    use futures_util::SinkExt;
     use tokio_tungstenite::tungstenite::Message;
     let dir = TempDir::new("ws-size");
     let server = TestServer::start(&dir, None, false).await;
@@ -505,18 +489,8 @@ async fn a_game_websocket_refuses_a_large_message_and_closes_on_a_huge_one() {
     assert_eq!(ws.recv().await, json!({"type": "pong", "version": state["version"]}));
     // Over 64 KiB: closed with 1009 and a reason.
     ws.stream.send(Message::Text("x".repeat(70 * 1024).into())).await.unwrap();
-    let close = loop {
-        let message = tokio::time::timeout(std::time::Duration::from_secs(10), ws.stream.next())
-            .await
-            .expect("an answer within 10 s")
-            .expect("a close frame before the end of the stream")
-            .unwrap();
-        match message {
-            Message::Close(frame) => break frame.expect("a close code"),
-            Message::Text(text) => panic!("unexpected answer {text}"),
-            _ => {}
-        }
-    };
+    let (answers, close) = ws.answers_until_close().await;
+    assert_eq!(answers, Vec::<Value>::new());
     assert_eq!(u16::from(close.code), 1009);
     assert!(close.reason.contains("65536 bytes"), "{close:?}");
     // Nothing changed, and a new connection plays on.
@@ -528,24 +502,24 @@ async fn a_game_websocket_refuses_a_large_message_and_closes_on_a_huge_one() {
     for _ in 0..20 {
         ws.send(json!({"type": "ping", "pad": "x".repeat(17_000)})).await;
     }
-    let mut too_large = 0;
-    let close = loop {
-        let message = tokio::time::timeout(std::time::Duration::from_secs(10), ws.stream.next())
-            .await
-            .expect("an answer within 10 s")
-            .expect("a close frame before the end of the stream")
-            .unwrap();
-        match message {
-            Message::Text(text) => {
-                let answer: Value = serde_json::from_str(&text).unwrap();
-                assert_eq!(answer["code"], "message_too_large", "{answer}");
-                too_large += 1;
-            }
-            Message::Close(frame) => break frame.expect("a close code"),
-            _ => {}
-        }
-    };
+    let (answers, close) = ws.answers_until_close().await;
+    assert!(answers.iter().all(|a| a["code"] == "message_too_large"), "{answers:?}");
+    let too_large = answers.len();
     assert_eq!((too_large, u16::from(close.code)), (20, 1008));
+    assert_eq!(client.state(&id).await, state);
+    // So do binary frames (JSON comes in text frames).
+    let mut ws = Ws::connect(&server, &client, &id).await;
+    ws.send(json!({"type": "hello"})).await;
+    assert_eq!(ws.recv().await["state"], state);
+    for _ in 0..20 {
+        ws.stream.send(Message::Binary(vec![1, 2, 3].into())).await.unwrap();
+    }
+    let (answers, close) = ws.answers_until_close().await;
+    assert_eq!(answers.len(), 20);
+    for answer in &answers {
+        assert_refused(&(400, json!({"error": answer.clone()})), 400, "malformed_json", "text frames");
+    }
+    assert_eq!(u16::from(close.code), 1008);
     assert_eq!(client.state(&id).await, state);
     server.stop().await;
 }

@@ -465,7 +465,8 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
         ),
         (json!({"type": "resign", "token": token, "now": true}), json!("resign"), "unknown field `now`"),
         (json!({"type": "ping", "id": 1, "token": token, "x": 1}), json!("ping"), "unknown field `x`"),
-        (json!({"type": "ready", "ready": "yes", "token": token}), json!("ready"), "a boolean"),
+        (json!({"type": "ready", "ready": "yes", "id": "r1", "token": token}), json!("ready"), "a boolean"),
+        (json!({"type": "ready", "ready": "yes", "id": "x".repeat(65), "token": token}), json!("ready"), "a boolean"),
         (json!({"type": "move", "version": version, "token": token}), json!("move"), "action"),
         (json!({"type": "fly", "token": token}), json!("fly"), "fly"),
         (json!({"type": "x".repeat(100), "token": token}), json!(format!("{}…", "x".repeat(64))), "unknown variant"),
@@ -476,6 +477,13 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
         assert_refused(&(400, json!({"error": answer.clone()})), 400, "malformed_json", needle);
         assert_eq!((answer["status"].clone(), answer["command"].clone()), (json!(400), command), "{bad}");
         assert_eq!(answer["version"], room["version"], "{bad}");
+        // `id` comes back when it is a valid one (a string or number of at most 64 characters).
+        let id = match &bad["id"] {
+            Value::String(id) if id.chars().count() <= 64 => bad["id"].clone(),
+            Value::Number(_) => bad["id"].clone(),
+            _ => Value::Null,
+        };
+        assert_eq!(answer["id"], id, "{bad}");
     }
     // Nothing changed; `id` and `token` on a message that needs neither are accepted.
     assert_eq!(sync_all(&mut players, &code).await, room);

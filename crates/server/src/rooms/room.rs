@@ -268,7 +268,7 @@ fn refuse(status: StatusCode, code: &'static str, message: impl Into<String>) ->
 }
 
 /// A message `id` is a string or a number of at most 64 characters (`docs/api.md`, "Rooms").
-fn id_shape(id: Option<&Value>) -> Result<(), ApiError> {
+pub(super) fn id_shape(id: Option<&Value>) -> Result<(), ApiError> {
     let text = match id {
         None => return Ok(()),
         Some(Value::String(s)) => s.chars().count(),

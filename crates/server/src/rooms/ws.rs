@@ -8,7 +8,7 @@ use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use super::RoomConfig;
@@ -42,10 +42,10 @@ pub async fn upgrade(
 }
 
 /// An `error` answered by the session itself (before the room sees the message); `command` is
-/// the message's `type` when it is a string.
-fn error_text(code: &str, message: &str, command: Option<&str>, version: u64) -> Message {
+/// the message's `type` when it is a string, `id` its `id` when that is a valid one.
+fn error_text(code: &str, message: &str, command: Option<&str>, id: Option<&Value>, version: u64) -> Message {
     Message::Text(
-        json!({"type": "error", "code": code, "message": message, "status": 400, "command": command, "id": null,
+        json!({"type": "error", "code": code, "message": message, "status": 400, "command": command, "id": id,
                "version": version, "game_version": null})
         .to_string()
         .into(),
@@ -105,7 +105,7 @@ async fn session(
                     None
                 };
                 if let Some((code, message)) = refusal {
-                    if socket.send(error_text(code, &message, None, version)).await.is_err() { break }
+                    if socket.send(error_text(code, &message, None, None, version)).await.is_err() { break }
                     if limiter.strike() {
                         // Answers to the messages already accepted go out first: never silence.
                         drain(&mut socket, &mut outbox).await;
@@ -122,12 +122,16 @@ async fn session(
                         }
                     }
                     Err(error) => {
-                        let command = crate::body::string_member(text.as_bytes(), "type").map(|t| madang_core::echo(&t).into_owned());
+                        // A JSON object whose fields are wrong still gets its `type` and `id` back.
+                        let object = serde_json::from_str::<Value>(&text).ok();
+                        let member = |key| object.as_ref().and_then(|o| o.get(key));
+                        let command = member("type").and_then(Value::as_str).map(|t| madang_core::echo(t).into_owned());
+                        let id = member("id").filter(|id| super::room::id_shape(Some(id)).is_ok());
                         let mut message = error.message;
                         if message.contains("unknown field") {
                             message.push_str("; every message may also carry `id`, and a command `token`");
                         }
-                        if socket.send(error_text(error.code, &message, command.as_deref(), version)).await.is_err() { break }
+                        if socket.send(error_text(error.code, &message, command.as_deref(), id, version)).await.is_err() { break }
                     }
                 }
             }

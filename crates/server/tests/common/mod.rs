@@ -204,6 +204,23 @@ impl Ws {
         self.stream.send(Message::Text(value.to_string().into())).await.unwrap();
     }
 
+    /// Every JSON text answer until the server closes the connection, and its close frame.
+    pub async fn answers_until_close(&mut self) -> (Vec<Value>, tokio_tungstenite::tungstenite::protocol::CloseFrame) {
+        let mut answers = Vec::new();
+        loop {
+            let message = tokio::time::timeout(std::time::Duration::from_secs(10), self.stream.next())
+                .await
+                .expect("an answer within 10 s")
+                .expect("a close frame before the end of the stream")
+                .unwrap();
+            match message {
+                Message::Text(text) => answers.push(serde_json::from_str(&text).unwrap()),
+                Message::Close(frame) => return (answers, frame.expect("a close code")),
+                _ => {}
+            }
+        }
+    }
+
     pub async fn recv(&mut self) -> Value {
         loop {
             let message = tokio::time::timeout(std::time::Duration::from_secs(10), self.stream.next())
