@@ -84,3 +84,30 @@ test('the set-up offers the perfect computer exactly for the rules the server ha
   check();
   await context.close();
 });
+
+test("a room's lobby offers the perfect computer for an open seat exactly when the rules are solved", async () => {
+  const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP });
+  /** The levels the host may give the open seat `dark`, in a new room with these pieces. */
+  const lobbyLevels = async (pieces) => {
+    await page.goto(`${env.server.url}?pace=0#/setup/ur/room`);
+    if (pieces !== 7) {
+      await page.locator('details.options summary').click();
+      await page.locator('#opt-pieces').fill(String(pieces));
+    }
+    await page.locator('#start').click();
+    const select = page.locator('select[data-cpu-seat="dark"]');
+    await select.waitFor();
+    return select.locator('option').evaluateAll((els) => els.map((e) => e.getAttribute('value')));
+  };
+  // '' is "open seat"; the table here solves the 3-piece game only (see `suite` above).
+  assert.deepEqual(await lobbyLevels(7), ['', 'easy', 'normal', 'hard']);
+  assert.deepEqual(await lobbyLevels(3), ['', 'easy', 'normal', 'hard', 'perfect']);
+  await page.locator('select[data-cpu-seat="dark"]').selectOption('perfect');
+  const code = /#\/room\/([A-Z0-9]{6})$/.exec(page.url())[1];
+  await page.waitForFunction(
+    async (c) => (await (await fetch(`/api/rooms/${c}`)).json()).room.seats[1].level === 'perfect',
+    code,
+  );
+  check();
+  await context.close();
+});

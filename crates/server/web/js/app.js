@@ -94,3 +94,43 @@ export function pace() {
   const stored = localStorage.getItem('madang.pace');
   return stored === 'off' ? 0 : stored === 'fast' ? 250 : 600;
 }
+
+/**
+ * Rules in one comparable form: every preset-dependent option's value when the rules fix them
+ * all (the default preset's values come from the catalogue), else the preset and the options
+ * given. Two rules with the same form are the same rules; rules spelt differently under a
+ * preset other than the default may compare unequal (then `perfect` is not offered, never
+ * offered wrongly).
+ * @param {any[]} options the catalogue's options
+ * @param {Record<string, any>} rules
+ * @returns {string}
+ */
+function rulesKey(options, rules) {
+  const presetOption = options.find((o) => o.key === 'preset');
+  const preset = rules.preset ?? presetOption?.default ?? null;
+  /** @type {Record<string, any>} */
+  const values = {};
+  let complete = true;
+  for (const o of options) {
+    if (o.key === 'preset') continue;
+    if (o.key in rules) values[o.key] = rules[o.key];
+    else if (!o.depends_on || preset === presetOption?.default) values[o.key] = o.default;
+    else complete = false;
+  }
+  return JSON.stringify(complete ? values : { preset, ...Object.fromEntries(Object.keys(rules).sort().map((k) => [k, rules[k]])) });
+}
+
+/**
+ * The CPU levels to offer for `rules`: the catalogue's, with `perfect` exactly when the server
+ * has a solved table for these rules (the catalogue's `solved`, docs/api.md), whichever rules
+ * the table solves.
+ * @param {any} info the catalogue entry
+ * @param {Record<string, any>} rules
+ * @returns {string[]}
+ */
+export function levelsFor(info, rules) {
+  const levels = info.levels.filter((/** @type {string} */ l) => l !== 'perfect');
+  const key = rulesKey(info.options, rules);
+  const solved = (info.solved ?? []).some((/** @type {any} */ s) => rulesKey(info.options, s) === key);
+  return solved ? [...levels, 'perfect'] : levels;
+}

@@ -2,7 +2,7 @@
 // computer seats and start), live play over the room's WebSocket with presence, draw offers,
 // resign, rematch, chat, and spectators.
 
-import { GAMES, me, pace } from '../app.js';
+import { GAMES, entry, levelsFor, me, pace } from '../app.js';
 import { ApiError, api } from '../api.js';
 import { h, replace, sleep, toast } from '../dom.js';
 import { errorText, t } from '../i18n.js';
@@ -193,7 +193,7 @@ export async function roomPage(view, rawCode) {
                     },
                   },
                   h('option', { value: '', selected: s.kind === 'open', text: t('room.open_seat') }),
-                  ['easy', 'normal', 'hard'].map((l) => h('option', { value: l, selected: s.kind === 'cpu' && s.level === l, text: t('play.cpu', { level: t(`level.${l}`) }) })),
+                  levelsFor(entry(room.game), room.rules).map((l) => h('option', { value: l, selected: s.kind === 'cpu' && s.level === l, text: t('play.cpu', { level: t(`level.${l}`) }) })),
                 )
               : null,
           ),

@@ -1,7 +1,7 @@
 // Set-up of a new game: mode, CPU level, seats and rule options (from the catalogue), then
 // `POST /api/games` and on to the board.
 
-import { GAMES, ROOM_GAMES, entry } from '../app.js';
+import { GAMES, ROOM_GAMES, entry, levelsFor } from '../app.js';
 import { holdSeat } from './room.js';
 import { api } from '../api.js';
 import { h, replace, toast } from '../dom.js';
@@ -16,46 +16,6 @@ import { errorText, has, t } from '../i18n.js';
 export function optionLabel(game, key, value) {
   const id = value === undefined ? `opt.${game}.${key}` : `opt.${game}.${key}.${value}`;
   return has(id) ? t(id) : value ?? key;
-}
-
-/**
- * Rules in one comparable form: every preset-dependent option's value when the rules fix them
- * all (the default preset's values come from the catalogue), else the preset and the options
- * given. Two rules with the same form are the same rules; rules spelt differently under a
- * preset other than the default may compare unequal (then `perfect` is not offered, never
- * offered wrongly).
- * @param {any[]} options the catalogue's options
- * @param {Record<string, any>} rules
- * @returns {string}
- */
-function rulesKey(options, rules) {
-  const presetOption = options.find((o) => o.key === 'preset');
-  const preset = rules.preset ?? presetOption?.default ?? null;
-  /** @type {Record<string, any>} */
-  const values = {};
-  let complete = true;
-  for (const o of options) {
-    if (o.key === 'preset') continue;
-    if (o.key in rules) values[o.key] = rules[o.key];
-    else if (!o.depends_on || preset === presetOption?.default) values[o.key] = o.default;
-    else complete = false;
-  }
-  return JSON.stringify(complete ? values : { preset, ...Object.fromEntries(Object.keys(rules).sort().map((k) => [k, rules[k]])) });
-}
-
-/**
- * The CPU levels to offer for `rules`: the catalogue's, with `perfect` exactly when the server
- * has a solved table for these rules (the catalogue's `solved`, docs/api.md), whichever rules
- * the table solves.
- * @param {any} info the catalogue entry
- * @param {Record<string, any>} rules
- * @returns {string[]}
- */
-export function levelsFor(info, rules) {
-  const levels = info.levels.filter((/** @type {string} */ l) => l !== 'perfect');
-  const key = rulesKey(info.options, rules);
-  const solved = (info.solved ?? []).some((/** @type {any} */ s) => rulesKey(info.options, s) === key);
-  return solved ? [...levels, 'perfect'] : levels;
 }
 
 /**
