@@ -6,10 +6,10 @@
 //! every node:
 //!
 //! - decision nodes: legal actions non-empty, sorted strictly ascending (so unique), and the
-//!   turn's seat exists;
+//!   turn's seat exists and is the mover ([`madang_core::Game::mover`]);
 //! - chance nodes: outcomes non-empty, sorted strictly ascending, every weight positive, total
 //!   weight within `u64`;
-//! - terminal nodes: no legal action, no chance outcome, an outcome present;
+//! - terminal nodes: no legal action, no chance outcome, an outcome present, no mover;
 //! - every action's notation parses back to the same action, and notations are distinct;
 //! - a clone equals the original, and the state survives a serde JSON round trip;
 //! - at sampled nodes, every action seen earlier in the game that is not legal now is refused
@@ -124,8 +124,8 @@ pub fn check_random_playouts<G: Game>(game: &G, config: PlayoutConfig) -> Playou
                     if !legal.is_empty() || !outcomes.is_empty() || game.outcome(&state).is_none() {
                         fail::<G>(game_index, &history, "terminal node with actions or without an outcome");
                     }
-                    if game.awaiting(&state).is_some() {
-                        fail::<G>(game_index, &history, "terminal node still awaiting an action");
+                    if game.awaiting(&state).is_some() || game.mover(&state).is_some() {
+                        fail::<G>(game_index, &history, "terminal node still awaiting an action or with a mover");
                     }
                     if let Some(madang_core::Outcome::Winner(w)) = game.outcome(&state) {
                         stats.wins[w] += 1;
@@ -148,6 +148,13 @@ pub fn check_random_playouts<G: Game>(game: &G, config: PlayoutConfig) -> Playou
                     }
                 }
                 Turn::Seat(seat) => {
+                    if game.mover(&state) != Some(seat) {
+                        fail::<G>(
+                            game_index,
+                            &history,
+                            format!("seat {seat} decides but the mover is {:?}", game.mover(&state)),
+                        );
+                    }
                     if seat >= seats.len() || legal.is_empty() || !outcomes.is_empty() {
                         fail::<G>(
                             game_index,

@@ -219,6 +219,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Whose turn it is.
     fn turn(&self, state: &Self::State) -> Turn;
 
+    /// The seat whose turn it is, chance nodes included: at a decision the [`Game::turn`]'s
+    /// seat, at a chance node the seat whose roll or throw it is; `None` when the game is over
+    /// and for a chance that is no seat's turn (a roll-off or ceremony deciding the order). Tells
+    /// an extra roll of the same seat (a rosette, a yut) from the next seat's turn — the online
+    /// rooms' turn timer plays one turn.
+    fn mover(&self, state: &Self::State) -> Option<usize>;
+
     /// At a chance node, every outcome with a positive integer weight, sorted by action; empty
     /// elsewhere. `out` is cleared first.
     fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(Self::Action, Weight)>);

@@ -608,6 +608,14 @@ impl Game for DicePoker {
         }
     }
 
+    fn mover(&self, state: &PokerState) -> Option<usize> {
+        match state.phase {
+            Phase::Roll | Phase::Place { .. } => Some(usize::from(state.to_move)),
+            // The roll-off decides who starts: nobody's turn yet.
+            Phase::RollOff { .. } | Phase::Over { .. } => None,
+        }
+    }
+
     fn chance_outcomes(&self, state: &PokerState, out: &mut Vec<(PokerAction, Weight)>) {
         out.clear();
         if matches!(state.phase, Phase::RollOff { .. } | Phase::Roll) {

@@ -45,6 +45,8 @@ pub trait Match: Send + Sync {
     fn seat_names(&self) -> Vec<String>;
     /// Whose turn it is.
     fn turn(&self) -> Turn;
+    /// The seat whose turn it is, chance nodes included ([`madang_core::Game::mover`]).
+    fn mover(&self) -> Option<usize>;
     /// The history in notation.
     fn history(&self) -> Vec<String>;
     /// Parses and applies one action; returns the events it caused.
@@ -105,6 +107,10 @@ impl<G: Roster> Match for GameMatch<G> {
 
     fn turn(&self) -> Turn {
         self.game.turn(&self.state)
+    }
+
+    fn mover(&self) -> Option<usize> {
+        self.game.mover(&self.state)
     }
 
     fn history(&self) -> Vec<String> {

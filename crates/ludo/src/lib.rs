@@ -763,6 +763,13 @@ impl Game for Ludo {
         }
     }
 
+    fn mover(&self, state: &LudoState) -> Option<usize> {
+        match state.phase {
+            Phase::Roll | Phase::Move { .. } => Some(usize::from(state.to_move)),
+            Phase::Won { .. } | Phase::RollLimit => None,
+        }
+    }
+
     fn chance_outcomes(&self, state: &LudoState, out: &mut Vec<(LudoAction, Weight)>) {
         const DIE: [(LudoAction, Weight); 6] = [
             (LudoAction::Roll(1), 1),

@@ -437,9 +437,19 @@ impl LiveGame {
 
     /// Plays chance and CPU seats on `core` until a human must act or the game ends.
     fn advance(&self, core: &mut Core, now: i64) -> Result<Vec<LogEntry>, ApiError> {
+        self.advance_while(core, now, |_| true)
+    }
+
+    /// [`LiveGame::advance`], stopping early before an action when `keep` says no.
+    fn advance_while(
+        &self,
+        core: &mut Core,
+        now: i64,
+        keep: impl Fn(&dyn LiveMatch) -> bool,
+    ) -> Result<Vec<LogEntry>, ApiError> {
         let mut entries = Vec::new();
         for _ in 0..MAX_AUTO_ACTIONS {
-            if core.end.is_some() {
+            if core.end.is_some() || !keep(core.game.as_ref()) {
                 break;
             }
             let (action, seat, by) = match core.game.turn() {
@@ -632,11 +642,11 @@ impl LiveGame {
         Ok(Change { core, entries })
     }
 
-    /// The computer (bot `level`) plays the seat to move until another seat must act or has
-    /// acted (computer seats play at once, so the turn can come back to this seat: that is a new
-    /// turn, not this one), or the game ends — an online room's turn timer ran out. Chance and
-    /// CPU seats are played as usual; an extra turn of the same seat (a rosette, a yut) is still
-    /// this turn.
+    /// The computer (bot `level`) plays the turn of the seat to move — an online room's turn
+    /// timer ran out: its decisions and its own rolls (an extra roll after a rosette or a yut is
+    /// still this turn) until the turn is another seat's ([`madang_games::Match::mover`]; even
+    /// a roll of theirs that passes at once ends it), or the game ends. Chance and CPU seats
+    /// then play on as usual; when the turn comes back to this seat, that is a new turn.
     ///
     /// # Errors
     /// No seat to move, or a bot or engine failure.
@@ -673,14 +683,12 @@ impl LiveGame {
                 },
                 at: now,
             });
-            // Chance and computer seats play on; once another seat has acted, the turn was
-            // passed on and a later return to this seat is a new turn (a new deadline).
-            let played = self.advance(&mut core, now)?;
-            let passed = played.iter().any(|entry| {
-                matches!(&entry.kind, EntryKind::Action { seat: Some(name), .. } if *name != self.seats[seat].name)
-            });
-            entries.extend(played);
-            if passed {
+            // Chance plays on while the turn is this seat's (an extra roll); once it is another
+            // seat's (even a roll of theirs that passes at once), the turn was passed on and a
+            // return to this seat is a new turn, with a new deadline.
+            entries.extend(self.advance_while(&mut core, now, |game| game.mover() == Some(seat))?);
+            if core.game.mover() != Some(seat) {
+                entries.extend(self.advance(&mut core, now)?);
                 break;
             }
         }
@@ -1002,5 +1010,77 @@ impl LiveGame {
             EntryKind::Action { index, action, by: Actor::Chance, .. } if *index < n => Some(action.as_str()),
             _ => None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An Ur game (default rules; light a person, dark the computer) at light's decision after
+    /// light rolled `roll`, all pieces in hand, with `seed`'s chance stream.
+    fn ur_after_lights_roll(seed: u8, roll: u8) -> LiveGame {
+        let mut live = LiveGame::create(NewGame {
+            id: "test".to_owned(),
+            owner: "p".to_owned(),
+            game: "ur".to_owned(),
+            rules: json!({}),
+            players: None,
+            seats: Some(vec![None, Some("easy".to_owned())]),
+            seed: Seed([seed; 32]),
+            now: 0,
+        })
+        .expect("an Ur game");
+        let mut game = open_live("ur", &json!({}), None).expect("ur opens");
+        game.apply(&format!("roll {roll}")).expect("a roll");
+        live.core.game = game;
+        live
+    }
+
+    /// A seed whose next chance draw is `want` (every Ur roll node draws alike).
+    fn with_next_roll(roll: u8, want: &str) -> LiveGame {
+        let any_roll_node = open_live("ur", &json!({}), None).expect("ur opens");
+        (0..=255)
+            .map(|seed| ur_after_lights_roll(seed, roll))
+            .find(|live| any_roll_node.draw_chance(&mut live.core.chance.clone()).as_deref() == Some(want))
+            .expect("a seed among 256 draws it")
+    }
+
+    fn actions(change: &Change) -> Vec<(&str, Option<&str>)> {
+        change
+            .entries
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EntryKind::Action { action, seat, .. } => Some((action.as_str(), seat.as_deref())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_timers_turn_ends_when_the_other_side_passes_on_a_roll_of_0() {
+        // Spec ur.md: with a 1 and every piece in hand light can only enter (`move 0`, to
+        // square 1, no rosette); then dark rolls 0, which passes; light's next roll starts the
+        // person's next turn: the computer must stop there.
+        let live = with_next_roll(1, "roll 0");
+        let change = live.bot_turn("easy", 0).expect("the computer plays");
+        let played = actions(&change);
+        assert_eq!(played[..2], [("move 0", Some("light")), ("roll 0", None)]);
+        assert_eq!(played.len(), 3, "{played:?}");
+        assert!(played[2].0.starts_with("roll ") && played[2].1.is_none());
+        assert_ne!(played[2].0, "roll 0", "then light would pass too: {played:?}");
+        assert_eq!(change.core.game.turn(), Turn::Seat(0));
+    }
+
+    #[test]
+    fn the_timers_turn_includes_a_rosettes_extra_roll() {
+        // A 4 enters on square 4, a rosette: light rolls again (a 2 here) and the computer plays
+        // that move too, as part of the same turn.
+        let live = with_next_roll(4, "roll 2");
+        let change = live.bot_turn("easy", 0).expect("the computer plays");
+        let played = actions(&change);
+        assert_eq!(played[..2], [("move 0", Some("light")), ("roll 2", None)]);
+        assert_eq!(played[2].1, Some("light"), "{played:?}");
+        assert!(played[3..].iter().all(|(_, seat)| *seat != Some("light")), "{played:?}");
     }
 }

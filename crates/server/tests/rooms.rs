@@ -112,7 +112,7 @@ impl RoomWs {
         if value.get("id").is_none() {
             value["id"] = json!(format!("c{n}"));
         }
-        let id = value["id"].clone();
+        let id = echoed_id(&value);
         self.send(value).await;
         self.send(json!({"type": "ping", "id": format!("p{n}")})).await;
         let mut error = None;
@@ -142,6 +142,16 @@ impl Player {
     async fn act(&mut self, mut command: Value) -> Option<Value> {
         command["token"] = json!(self.token);
         self.ws.command(command).await
+    }
+}
+
+/// The `id` an answer to `message` carries (docs/api.md): its `id` when that is a string or a
+/// number of at most 64 characters, else `null`.
+fn echoed_id(message: &Value) -> Value {
+    match &message["id"] {
+        Value::String(id) if id.chars().count() <= 64 => message["id"].clone(),
+        Value::Number(_) => message["id"].clone(),
+        _ => Value::Null,
     }
 }
 
@@ -477,13 +487,7 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
         assert_refused(&(400, json!({"error": answer.clone()})), 400, "malformed_json", needle);
         assert_eq!((answer["status"].clone(), answer["command"].clone()), (json!(400), command), "{bad}");
         assert_eq!(answer["version"], room["version"], "{bad}");
-        // `id` comes back when it is a valid one (a string or number of at most 64 characters).
-        let id = match &bad["id"] {
-            Value::String(id) if id.chars().count() <= 64 => bad["id"].clone(),
-            Value::Number(_) => bad["id"].clone(),
-            _ => Value::Null,
-        };
-        assert_eq!(answer["id"], id, "{bad}");
+        assert_eq!(answer["id"], echoed_id(&bad), "{bad}");
     }
     // Nothing changed; `id` and `token` on a message that needs neither are accepted.
     assert_eq!(sync_all(&mut players, &code).await, room);
@@ -496,10 +500,12 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
     assert_eq!(duplicate["code"], "duplicate");
     assert_eq!(duplicate["id"], 7);
     // An id is a string or a number of at most 64 characters.
+    assert!(players[0].act(json!({"type": "chat", "text": "hi", "id": "y".repeat(64)})).await.is_none());
+    assert!(players[0].act(json!({"type": "chat", "text": "hi", "id": "야".repeat(64)})).await.is_none());
     let long = players[0].act(json!({"type": "chat", "text": "hi", "id": "x".repeat(65)})).await.unwrap();
-    assert_eq!(long["code"], "bad_id");
+    assert_eq!((long["code"].as_str(), &long["id"]), (Some("bad_id"), &Value::Null), "an invalid id is not echoed");
     let object = players[0].act(json!({"type": "chat", "text": "hi", "id": {"a": 1}})).await.unwrap();
-    assert_eq!(object["code"], "bad_id");
+    assert_eq!((object["code"].as_str(), &object["id"]), (Some("bad_id"), &Value::Null));
     sync_all(&mut players, &code).await;
 
     // A spectator watches and cannot act, even with a seat's token.
@@ -879,7 +885,9 @@ async fn the_turn_timer_plays_one_turn_even_against_the_computer() {
     let events = read["events"].as_array().unwrap();
     assert_eq!((events[0]["type"].as_str(), events[0]["seat"].as_str()), (Some("timeout"), Some("light")));
     assert_eq!((events[1]["seat"].as_str(), events[1]["by"].as_str()), (Some("light"), Some("cpu")));
-    let dark = events.iter().position(|e| e["seat"] == "dark").expect("the computer's seat plays after the timeout");
+    // Dark's turn: its move, or its roll (the engine's event names the roller: "dark rolls 0").
+    let darks = |e: &Value| e["seat"] == "dark" || e["events"][0].as_str().is_some_and(|t| t.starts_with("dark "));
+    let dark = events.iter().position(darks).expect("dark's turn follows the timeout");
     assert!(
         events[dark..].iter().all(|e| e["seat"] != "light"),
         "after dark has moved, light's turn is the person's again: {events:?}"

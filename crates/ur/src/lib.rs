@@ -613,6 +613,13 @@ impl Game for Ur {
         }
     }
 
+    fn mover(&self, state: &UrState) -> Option<usize> {
+        match state.phase {
+            Phase::Roll | Phase::Move { .. } => Some(state.to_move as usize),
+            Phase::Won { .. } => None,
+        }
+    }
+
     fn chance_outcomes(&self, state: &UrState, out: &mut Vec<(UrAction, u64)>) {
         out.clear();
         if state.phase == Phase::Roll {

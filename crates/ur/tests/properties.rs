@@ -123,3 +123,27 @@ proptest! {
         }
     }
 }
+
+/// `Game::mover`: whose roll each chance node is — the other side's after an ordinary move or a
+/// roll of 0 (spec `ur.md`: a roll with no move passes), the same side's after landing on a
+/// rosette (square 4 here; "landing on any rosette gives the mover another roll"). Light starts.
+#[test]
+fn the_mover_owns_each_roll() {
+    use madang_core::Turn;
+    let game = Ur::new(&UrOptions::default(), None).expect("the default rules");
+    let mut state = game.initial_state();
+    let mut events = Vec::new();
+    let mut play = |state: &mut UrState, text: &str| {
+        game.apply(state, UrAction::from_str(text).expect("notation"), &mut events).expect("legal");
+    };
+    assert_eq!((game.turn(&state), game.mover(&state)), (Turn::Chance, Some(0)));
+    play(&mut state, "roll 0");
+    assert_eq!((game.turn(&state), game.mover(&state)), (Turn::Chance, Some(1)));
+    play(&mut state, "roll 4");
+    assert_eq!((game.turn(&state), game.mover(&state)), (Turn::Seat(1), Some(1)));
+    play(&mut state, "move 0");
+    assert_eq!((game.turn(&state), game.mover(&state)), (Turn::Chance, Some(1)), "dark's rosette roll");
+    play(&mut state, "roll 1");
+    play(&mut state, "move 4");
+    assert_eq!((game.turn(&state), game.mover(&state)), (Turn::Chance, Some(0)), "4 → 5 is no rosette");
+}

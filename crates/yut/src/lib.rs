@@ -984,6 +984,22 @@ impl Game for Yut {
         }
     }
 
+    fn mover(&self, state: &YutState) -> Option<usize> {
+        match state.phase {
+            // The ceremony decides the order: nobody's turn yet (its slot picks are decisions).
+            Phase::CeremonyThrow => None,
+            Phase::CeremonySlot => match self.turn(state) {
+                Turn::Seat(seat) => Some(seat),
+                _ => None,
+            },
+            Phase::Throw | Phase::Spend | Phase::Stack | Phase::Route => {
+                let (side, member) = self.current(state);
+                Some(self.seat_of(side, member))
+            }
+            Phase::Over => None,
+        }
+    }
+
     fn chance_outcomes(&self, state: &YutState, out: &mut Vec<(YutAction, Weight)>) {
         out.clear();
         if matches!(state.phase, Phase::CeremonyThrow | Phase::Throw) {

@@ -281,6 +281,11 @@ pub(super) fn id_shape(id: Option<&Value>) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// The message's `id` to echo: `None` (JSON `null`) when it is not a valid one.
+fn valid_id(message: &ClientMessage) -> Option<&Value> {
+    message.id.as_ref().filter(|id| id_shape(Some(id)).is_ok())
+}
+
 fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
     refuse(StatusCode::CONFLICT, code, message)
 }
@@ -678,7 +683,7 @@ impl Room {
         self.send(
             conn,
             &json!({"type": "error", "code": error.code, "message": error.message, "status": error.status.as_u16(),
-                    "command": message.command.kind(), "id": message.id, "version": self.version,
+                    "command": message.command.kind(), "id": valid_id(message), "version": self.version,
                     "game_version": game_version}),
         );
     }
@@ -929,7 +934,7 @@ impl Room {
                 return;
             }
             Command::Ping {} => {
-                self.send(conn, &json!({"type": "pong", "id": message.id, "version": self.version}));
+                self.send(conn, &json!({"type": "pong", "id": valid_id(&message), "version": self.version}));
                 return;
             }
             Command::Ack { version } => self.ack(conn, *version),
@@ -1081,11 +1086,9 @@ impl Room {
     }
 
     fn check_id(&mut self, seat: usize, id: Option<&Value>) -> Result<(), ApiError> {
+        // Its shape (at most 64 characters) was checked with every message (`id_shape`).
         let Some(id) = id else { return Ok(()) };
         let key = id.to_string();
-        if key.len() > 64 {
-            return Err(ApiError::bad_request("bad_id", "a message id has at most 64 characters"));
-        }
         let version = self.version;
         let Some(h) = self.human_mut(seat) else { return Ok(()) };
         if h.ids.contains(&key) {
