@@ -219,6 +219,21 @@ export async function ready(page) {
 }
 
 /**
+ * The bounding box of the element `selector` matches, once it is on the page: a board that is
+ * being re-rendered (after a reveal, a move) has none for a moment, so this asks again.
+ * @param {import('playwright-core').Page} page
+ * @param {string} selector
+ */
+export async function boxOf(page, selector) {
+  for (let i = 0; i < 100; i++) {
+    const box = await page.locator(selector).boundingBox();
+    if (box) return box;
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`${selector} has no box on the page after 5 s`);
+}
+
+/**
  * The signed-in player's stats rows, read from the stats page's table.
  * @param {import('playwright-core').Page} page
  * @param {string} url

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DESKTOP, PHONE, gameState, newPage, openSetup, playToEnd, ready, screenshot, seed, statsRows, suite } from '../lib.mjs';
+import { DESKTOP, PHONE, boxOf, gameState, newPage, openSetup, playToEnd, ready, screenshot, seed, statsRows, suite } from '../lib.mjs';
 import messages from '../../crates/server/web/js/messages/ludo.js';
 
 const env = suite();
@@ -98,7 +98,7 @@ test('the phone layout: the board fits, tap areas of 44 px, keyboard play; leavi
   await ready(page);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= PHONE.width, `page is ${width}px wide at ${PHONE.width}px`);
-  const board = await page.locator('.ludo-board').boundingBox();
+  const board = await boxOf(page, '.ludo-board');
   assert.ok(board.width >= 320 && Math.abs(board.width - board.height) < 1, `board ${board.width}×${board.height}`);
   await screenshot(page, 'ludo-phone');
 
