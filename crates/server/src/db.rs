@@ -185,16 +185,15 @@ const GAME_COLUMNS: &str = "id, owner, game, rules, players, seats, mode, cpu, s
 /// How long the first connection to PostgreSQL may take.
 const FIRST_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// `url` without its password (`postgres://user@host:port/db`), for messages.
+/// `url` without its password (`postgres://user@host:port/db`), for messages; a URL that does
+/// not parse is not repeated at all (it may hold a password).
 fn without_password(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else { return url.to_owned() };
-    let authority_end = rest.find('/').unwrap_or(rest.len());
-    match rest[..authority_end].rfind('@') {
-        Some(at) => {
-            let user = rest[..at].split(':').next().unwrap_or_default();
-            format!("{scheme}://{user}@{}", &rest[at + 1..])
+    match url::Url::parse(url) {
+        Ok(mut parsed) => {
+            let _ = parsed.set_password(None);
+            parsed.to_string()
         }
-        None => url.to_owned(),
+        Err(_) => "named by --database".to_owned(),
     }
 }
 

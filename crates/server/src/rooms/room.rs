@@ -268,7 +268,7 @@ fn refuse(status: StatusCode, code: &'static str, message: impl Into<String>) ->
 }
 
 /// A message `id` is a string or a number of at most 64 characters (`docs/api.md`, "Rooms").
-pub(super) fn id_shape(id: Option<&Value>) -> Result<(), ApiError> {
+fn id_shape(id: Option<&Value>) -> Result<(), ApiError> {
     let text = match id {
         None => return Ok(()),
         Some(Value::String(s)) => s.chars().count(),
@@ -281,9 +281,9 @@ pub(super) fn id_shape(id: Option<&Value>) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// The message's `id` to echo: `None` (JSON `null`) when it is not a valid one.
-fn valid_id(message: &ClientMessage) -> Option<&Value> {
-    message.id.as_ref().filter(|id| id_shape(Some(id)).is_ok())
+/// A message's `id` to echo: `None` (JSON `null`) when it is not a valid one.
+pub(super) fn valid_id(id: Option<&Value>) -> Option<&Value> {
+    id.filter(|id| id_shape(Some(id)).is_ok())
 }
 
 fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
@@ -683,7 +683,7 @@ impl Room {
         self.send(
             conn,
             &json!({"type": "error", "code": error.code, "message": error.message, "status": error.status.as_u16(),
-                    "command": message.command.kind(), "id": valid_id(message), "version": self.version,
+                    "command": message.command.kind(), "id": valid_id(message.id.as_ref()), "version": self.version,
                     "game_version": game_version}),
         );
     }
@@ -934,7 +934,7 @@ impl Room {
                 return;
             }
             Command::Ping {} => {
-                self.send(conn, &json!({"type": "pong", "id": valid_id(&message), "version": self.version}));
+                self.send(conn, &json!({"type": "pong", "id": valid_id(message.id.as_ref()), "version": self.version}));
                 return;
             }
             Command::Ack { version } => self.ack(conn, *version),

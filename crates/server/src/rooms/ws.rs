@@ -126,7 +126,7 @@ async fn session(
                         let object = serde_json::from_str::<Value>(&text).ok();
                         let member = |key| object.as_ref().and_then(|o| o.get(key));
                         let command = member("type").and_then(Value::as_str).map(|t| madang_core::echo(t).into_owned());
-                        let id = member("id").filter(|id| super::room::id_shape(Some(id)).is_ok());
+                        let id = super::room::valid_id(member("id"));
                         let mut message = error.message;
                         if message.contains("unknown field") {
                             message.push_str("; every message may also carry `id`, and a command `token`");
