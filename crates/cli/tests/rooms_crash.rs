@@ -29,7 +29,13 @@ struct Player {
     ws: Option<Stream>,
     version: u64,
     room: Value,
+    /// When this connection may send again: the server allows 20 messages a second
+    /// (docs/api.md, "Limits and timings"), and a whole game takes more than its burst of 40.
+    next_send: tokio::time::Instant,
 }
+
+/// The gap between two messages of one connection that keeps it within the rate limit.
+const SEND_GAP: Duration = Duration::from_millis(50);
 
 impl Player {
     fn new(base: &str) -> Player {
@@ -42,6 +48,7 @@ impl Player {
             ws: None,
             version: 0,
             room: Value::Null,
+            next_send: tokio::time::Instant::now(),
         }
     }
 
@@ -83,6 +90,8 @@ impl Player {
     }
 
     async fn send(&mut self, value: Value) {
+        tokio::time::sleep_until(self.next_send).await;
+        self.next_send = tokio::time::Instant::now() + SEND_GAP;
         self.ws.as_mut().unwrap().send(Message::Text(value.to_string().into())).await.unwrap();
     }
 
@@ -132,7 +141,7 @@ async fn sync(players: &mut [Player], code: &str) -> Value {
 async fn play(players: &mut [Player], code: &str, wait: bool) -> Value {
     let room = sync(players, code).await;
     let state = &room["state"];
-    let mover = players.iter_mut().find(|p| p.seat == state["to_move"].as_str().unwrap()).unwrap();
+    let mover = players.iter_mut().find(|p| p.seat == state["to_act"].as_str().unwrap()).unwrap();
     let token = mover.token.clone();
     mover
         .send(

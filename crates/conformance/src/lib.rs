@@ -8,7 +8,9 @@
 //! - decision nodes: legal actions non-empty, sorted strictly ascending (so unique), and the
 //!   turn's seat exists and is the mover ([`madang_core::Game::mover`]);
 //! - chance nodes: outcomes non-empty, sorted strictly ascending, every weight positive, total
-//!   weight within `u64`;
+//!   weight within `u64`; the thrower ([`madang_core::Game::thrower`]), when there is one, is a
+//!   seat, and it is the mover whenever there is a mover (a turn's roll is the mover's own);
+//! - decision and terminal nodes have no thrower;
 //! - terminal nodes: no legal action, no chance outcome, an outcome present, no mover;
 //! - every action's notation parses back to the same action, and notations are distinct;
 //! - a clone equals the original, and the state survives a serde JSON round trip;
@@ -124,8 +126,13 @@ pub fn check_random_playouts<G: Game>(game: &G, config: PlayoutConfig) -> Playou
                     if !legal.is_empty() || !outcomes.is_empty() || game.outcome(&state).is_none() {
                         fail::<G>(game_index, &history, "terminal node with actions or without an outcome");
                     }
-                    if game.awaiting(&state).is_some() || game.mover(&state).is_some() {
-                        fail::<G>(game_index, &history, "terminal node still awaiting an action or with a mover");
+                    if game.awaiting(&state).is_some() || game.mover(&state).is_some() || game.thrower(&state).is_some()
+                    {
+                        fail::<G>(
+                            game_index,
+                            &history,
+                            "terminal node still awaiting an action, or with a mover or thrower",
+                        );
                     }
                     if let Some(madang_core::Outcome::Winner(w)) = game.outcome(&state) {
                         stats.wins[w] += 1;
@@ -135,6 +142,14 @@ pub fn check_random_playouts<G: Game>(game: &G, config: PlayoutConfig) -> Playou
                 Turn::Chance => {
                     if outcomes.is_empty() || !legal.is_empty() {
                         fail::<G>(game_index, &history, "chance node without outcomes, or with legal moves");
+                    }
+                    let (thrower, mover) = (game.thrower(&state), game.mover(&state));
+                    if thrower.is_some_and(|t| t >= seats.len()) || (mover.is_some() && thrower != mover) {
+                        fail::<G>(
+                            game_index,
+                            &history,
+                            format!("chance node thrown by {thrower:?} with mover {mover:?}"),
+                        );
                     }
                     let actions: Vec<G::Action> = outcomes.iter().map(|(a, _)| *a).collect();
                     check_sorted_unique::<G>(game_index, &history, &actions);
@@ -148,6 +163,9 @@ pub fn check_random_playouts<G: Game>(game: &G, config: PlayoutConfig) -> Playou
                     }
                 }
                 Turn::Seat(seat) => {
+                    if game.thrower(&state).is_some() {
+                        fail::<G>(game_index, &history, "a decision node has a thrower");
+                    }
                     if game.mover(&state) != Some(seat) {
                         fail::<G>(
                             game_index,

@@ -226,6 +226,18 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// rooms' turn timer plays one turn.
     fn mover(&self, state: &Self::State) -> Option<usize>;
 
+    /// At a chance node, the seat that throws or rolls it — the person who presses the throw
+    /// button (seeds 000 and 001: every player throws for themselves, the turn-order ceremony
+    /// included): the [`Game::mover`] during a turn; in a roll-off or ceremony the seat throwing
+    /// for its side. `None` at decision nodes, at the end, and for a chance nobody throws. The
+    /// server waits for a person's own throw; a computer's is drawn at once.
+    fn thrower(&self, state: &Self::State) -> Option<usize> {
+        match self.turn(state) {
+            Turn::Chance => self.mover(state),
+            Turn::Seat(_) | Turn::Terminal => None,
+        }
+    }
+
     /// At a chance node, every outcome with a positive integer weight, sorted by action; empty
     /// elsewhere. `out` is cleared first.
     fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(Self::Action, Weight)>);

@@ -616,6 +616,14 @@ impl Game for DicePoker {
         }
     }
 
+    fn thrower(&self, state: &PokerState) -> Option<usize> {
+        match state.phase {
+            // In the roll-off white rolls, then black (`to_move` is the roller).
+            Phase::RollOff { .. } | Phase::Roll => Some(usize::from(state.to_move)),
+            Phase::Place { .. } | Phase::Over { .. } => None,
+        }
+    }
+
     fn chance_outcomes(&self, state: &PokerState, out: &mut Vec<(PokerAction, Weight)>) {
         out.clear();
         if matches!(state.phase, Phase::RollOff { .. } | Phase::Roll) {

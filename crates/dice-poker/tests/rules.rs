@@ -101,6 +101,20 @@ fn roll_off_white_rolls_then_black_and_the_higher_starts() {
     assert_eq!(g.turn_order(&state), vec![0, 1]);
 }
 
+/// Each player rolls their own roll-off die (white, then black) and every die of their turns;
+/// the roll-off is nobody's turn yet, and a placement has no thrower.
+#[test]
+fn each_player_rolls_their_own_roll_off_die_and_turns() {
+    let g = game(json!({}));
+    let thrower = |actions: &[&str]| g.thrower(&play(&g, actions).0);
+    assert_eq!((thrower(&[]), g.mover(&g.initial_state())), (Some(0), None));
+    assert_eq!(thrower(&["roll 3"]), Some(1));
+    assert_eq!(thrower(&["roll 3", "roll 6"]), Some(1), "black won the roll-off and rolls first");
+    assert_eq!(thrower(&with_white_first(&[])), Some(0));
+    assert_eq!(thrower(&with_white_first(&["roll 4"])), None, "white places: a decision");
+    assert_eq!(thrower(&with_white_first(&["roll 4", "place 0"])), Some(1));
+}
+
 #[test]
 fn roll_off_ties_roll_again() {
     let g = game(json!({}));

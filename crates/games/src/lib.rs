@@ -47,6 +47,10 @@ pub trait Match: Send + Sync {
     fn turn(&self) -> Turn;
     /// The seat whose turn it is, chance nodes included ([`madang_core::Game::mover`]).
     fn mover(&self) -> Option<usize>;
+    /// At a chance node, the seat that throws it ([`madang_core::Game::thrower`]).
+    fn thrower(&self) -> Option<usize>;
+    /// The kind of the next action (`"roll"`, `"move"`, `"throw"`, …; [`madang_core::Game::awaiting`]).
+    fn awaiting(&self) -> Option<&'static str>;
     /// The history in notation.
     fn history(&self) -> Vec<String>;
     /// Parses and applies one action; returns the events it caused.
@@ -111,6 +115,14 @@ impl<G: Roster> Match for GameMatch<G> {
 
     fn mover(&self) -> Option<usize> {
         self.game.mover(&self.state)
+    }
+
+    fn thrower(&self) -> Option<usize> {
+        self.game.thrower(&self.state)
+    }
+
+    fn awaiting(&self) -> Option<&'static str> {
+        self.game.awaiting(&self.state)
     }
 
     fn history(&self) -> Vec<String> {

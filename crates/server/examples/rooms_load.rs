@@ -94,11 +94,18 @@ struct RoomMin {
 
 #[derive(Deserialize)]
 struct StateMin {
+    /// The seat to act: to decide, or to ask for its own roll.
     #[serde(default)]
-    to_move: Option<String>,
+    to_act: Option<String>,
+    /// Its moves (a decision's actions, or `roll`).
     #[serde(default)]
-    legal: Vec<String>,
+    moves: Vec<MoveMin>,
     version: u64,
+}
+
+#[derive(Deserialize)]
+struct MoveMin {
+    action: String,
 }
 
 /// Bytes of text received by the generator.
@@ -214,11 +221,11 @@ async fn play(
         if !think.is_zero() {
             tokio::time::sleep(think).await;
         }
-        let mover = usize::from(state.to_move.as_deref() != Some(players[0].seat.as_str()));
+        let mover = usize::from(state.to_act.as_deref() != Some(players[0].seat.as_str()));
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
-        let action = &state.legal[(seed % state.legal.len() as u64) as usize];
+        let action = &state.moves[(seed % state.moves.len() as u64) as usize].action;
         let token = players[mover].token.clone();
         let start = Instant::now();
         send(

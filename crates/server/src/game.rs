@@ -179,6 +179,7 @@ pub struct StateRef<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     my_seats: Option<Vec<String>>,
     moves: Vec<Value>,
+    to_act: Option<&'a str>,
     commitment: String,
     seed: Option<String>,
     end: Option<&'a End>,
@@ -190,21 +191,23 @@ pub struct StateRef<'a> {
     last_chance: Option<&'a str>,
 }
 
-/// A seat in [`StateRef`]: name, kind, level and the player's nickname.
+/// A seat in [`StateRef`]: name, kind, level, the player's nickname and the side it plays for.
 struct StateSeat<'a> {
     seat: &'a Seat,
     nicknames: &'a HashMap<String, String>,
+    side: String,
 }
 
 impl Serialize for StateSeat<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         let s = self.seat;
-        let mut map = serializer.serialize_map(Some(4))?;
+        let mut map = serializer.serialize_map(Some(5))?;
         map.serialize_entry("name", &s.name)?;
         map.serialize_entry("kind", &s.kind)?;
         map.serialize_entry("level", &s.level)?;
         map.serialize_entry("nickname", &s.player.as_ref().and_then(|p| self.nicknames.get(p)))?;
+        map.serialize_entry("side", &self.side)?;
         map.end()
     }
 }
@@ -454,6 +457,9 @@ impl LiveGame {
             }
             let (action, seat, by) = match core.game.turn() {
                 Turn::Terminal => break,
+                // A person's own roll or throw waits for them (seeds 000, 001, 003: the player
+                // presses the throw button); the computer's and nobody's are drawn at once.
+                Turn::Chance if self.person_throws(core.game.as_ref()) => break,
                 Turn::Chance => (core.game.draw_chance(&mut core.chance), None, Actor::Chance),
                 Turn::Seat(s) => match self.seats.get(s) {
                     Some(Seat { kind: SeatKind::Cpu, level: Some(level), name, .. }) => {
@@ -485,6 +491,31 @@ impl LiveGame {
             core.finished = Some(now);
         }
         Ok(entries)
+    }
+
+    /// Whether the chance node `game` is at is a person's own roll or throw (its thrower is a
+    /// human seat), which waits for their `roll`/`throw` request.
+    fn person_throws(&self, game: &dyn LiveMatch) -> bool {
+        game.thrower().is_some_and(|s| self.seats.get(s).is_some_and(|seat| seat.kind == SeatKind::Human))
+    }
+
+    /// The seat that acts next in `core`: the seat to move at a decision, the seat that throws
+    /// at a chance node (`None` for a chance nobody throws, and once the game has ended).
+    pub fn acting(core: &Core) -> Option<usize> {
+        if core.ended() {
+            return None;
+        }
+        match core.game.turn() {
+            Turn::Seat(s) => Some(s),
+            Turn::Chance => core.game.thrower(),
+            Turn::Terminal => None,
+        }
+    }
+
+    /// The seat a person must act for now — their decision, or their own roll or throw that the
+    /// server waits for — or `None` when the computer or nobody is to act.
+    pub fn awaited_seat(&self) -> Option<usize> {
+        Self::acting(&self.core).filter(|&s| self.seats.get(s).is_some_and(|seat| seat.kind == SeatKind::Human))
     }
 
     fn touch(&self, core: &mut Core, now: i64) {
@@ -530,8 +561,12 @@ impl LiveGame {
         if self.core.ended() {
             return Err(ApiError::conflict("game_over", "the game has ended").with_version(version));
         }
-        let Turn::Seat(to_move) = self.core.game.turn() else {
-            return Err(ApiError::internal(format!("game {} waits at a chance node", self.id)));
+        let Some(to_move) = self.awaited_seat() else {
+            return Err(ApiError::internal(format!(
+                "game {} waits for nobody at {:?}",
+                self.id,
+                self.core.game.turn()
+            )));
         };
         let seat = match &request.seat {
             Some(name) => {
@@ -559,24 +594,47 @@ impl LiveGame {
         };
         let mut core = self.core.clone();
         self.touch(&mut core, now);
-        let events = core.game.apply(&request.action).map_err(|e| {
-            let legal = self.core.game.legal();
-            ApiError::unprocessable("illegal_action", format!("{e} (legal now: {})", legal.join(", ")))
-                .with_version(version)
-        })?;
-        core.version += 1;
-        core.actions += 1;
-        let mut entries = vec![LogEntry {
-            version: core.version,
-            kind: EntryKind::Action {
-                index: core.actions - 1,
+        let entry = if core.game.turn() == Turn::Chance {
+            // The person's own roll or throw: they ask for it by the awaited kind's word
+            // (`roll`, `throw`), and the server draws the outcome from the committed stream.
+            let word = core.game.awaiting().unwrap_or("roll");
+            if request.action != word {
+                return Err(ApiError::unprocessable(
+                    "illegal_action",
+                    format!(
+                        "it is {}'s {word}: send the action {word:?} and the server draws it (a client never chooses a chance outcome); {:?} is not accepted",
+                        self.seats[seat].name,
+                        madang_core::echo(&request.action)
+                    ),
+                )
+                .with_version(version));
+            }
+            let action = core
+                .game
+                .draw_chance(&mut core.chance)
+                .ok_or_else(|| ApiError::internal(format!("game {}: no chance outcome to draw", self.id)))?;
+            let events = core
+                .game
+                .apply(&action)
+                .map_err(|e| ApiError::internal(format!("game {}: the server's own draw failed: {e}", self.id)))?;
+            EntryKind::Action { index: core.actions, action, seat: None, by: Actor::Chance, events }
+        } else {
+            let events = core.game.apply(&request.action).map_err(|e| {
+                let legal = self.core.game.legal();
+                ApiError::unprocessable("illegal_action", format!("{e} (legal now: {})", legal.join(", ")))
+                    .with_version(version)
+            })?;
+            EntryKind::Action {
+                index: core.actions,
                 action: request.action.clone(),
                 seat: Some(self.seats[seat].name.clone()),
                 by: Actor::Human,
                 events,
-            },
-            at: now,
-        }];
+            }
+        };
+        core.version += 1;
+        core.actions += 1;
+        let mut entries = vec![LogEntry { version: core.version, kind: entry, at: now }];
         entries.extend(self.advance(&mut core, now)?);
         Ok(Change { core, entries })
     }
@@ -651,36 +709,38 @@ impl LiveGame {
     /// # Errors
     /// No seat to move, or a bot or engine failure.
     pub fn bot_turn(&self, level: &str, now: i64) -> Result<Change, ApiError> {
-        let Turn::Seat(seat) = self.core.game.turn() else {
+        let Some(seat) = Self::acting(&self.core) else {
             return Err(ApiError::conflict("game_over", "no seat is to move").with_version(self.version()));
         };
         let mut core = self.core.clone();
         self.touch(&mut core, now);
         let mut entries = Vec::new();
         for _ in 0..MAX_AUTO_ACTIONS {
-            if core.ended() || core.game.turn() != Turn::Seat(seat) {
+            if Self::acting(&core) != Some(seat) {
                 break;
             }
-            let action = core
-                .game
-                .bot_action(level, &mut core.bots[seat])
-                .map_err(|e| ApiError::internal(format!("game {}: {e}", self.id)))?
-                .ok_or_else(|| ApiError::internal(format!("game {}: the bot found nothing to play", self.id)))?;
+            let (action, by) = if core.game.turn() == Turn::Chance {
+                // The person's own roll, which the timer throws for them.
+                (core.game.draw_chance(&mut core.chance), Actor::Chance)
+            } else {
+                let action = core
+                    .game
+                    .bot_action(level, &mut core.bots[seat])
+                    .map_err(|e| ApiError::internal(format!("game {}: {e}", self.id)))?;
+                (action, Actor::Cpu)
+            };
+            let action =
+                action.ok_or_else(|| ApiError::internal(format!("game {}: the bot found nothing to play", self.id)))?;
             let events = core
                 .game
                 .apply(&action)
                 .map_err(|e| ApiError::internal(format!("game {}: the bot's action failed: {e}", self.id)))?;
             core.version += 1;
             core.actions += 1;
+            let name = (by == Actor::Cpu).then(|| self.seats[seat].name.clone());
             entries.push(LogEntry {
                 version: core.version,
-                kind: EntryKind::Action {
-                    index: core.actions - 1,
-                    action,
-                    seat: Some(self.seats[seat].name.clone()),
-                    by: Actor::Cpu,
-                    events,
-                },
+                kind: EntryKind::Action { index: core.actions - 1, action, seat: name, by, events },
                 at: now,
             });
             // Chance plays on while the turn is this seat's (an extra roll); once it is another
@@ -884,8 +944,14 @@ impl LiveGame {
             .collect();
         let view = core.game.view(events, core.end.as_ref());
         let my_seats = self.my_seats(player);
-        let moves: Vec<Value> = match core.game.turn() {
-            Turn::Seat(s) if !core.ended() && my_seats.contains(&self.seats[s].name) => {
+        let acting = self.awaited_seat();
+        let moves: Vec<Value> = match (core.game.turn(), acting) {
+            // The person's own roll or throw: one move, the awaited kind's word.
+            (Turn::Chance, Some(s)) if my_seats.contains(&self.seats[s].name) => {
+                let word = core.game.awaiting().unwrap_or("roll");
+                vec![json!({"action": word, "seat": self.seats[s].name, "kind": word})]
+            }
+            (Turn::Seat(s), _) if !core.ended() && my_seats.contains(&self.seats[s].name) => {
                 let by_id = catalogue::pieces_by_id(&self.game);
                 core.game
                     .legal()
@@ -907,9 +973,20 @@ impl LiveGame {
             rules: &self.rules,
             players: self.players,
             mode: &self.mode,
-            seats: self.seats.iter().map(|seat| StateSeat { seat, nicknames }).collect(),
+            seats: {
+                let sides = core.game.side_names();
+                self.seats
+                    .iter()
+                    .enumerate()
+                    .map(|(i, seat)| {
+                        let side = sides.get(core.game.side_of_seat(i)).cloned().unwrap_or_else(|| seat.name.clone());
+                        StateSeat { seat, nicknames, side }
+                    })
+                    .collect()
+            },
             my_seats: with_my_seats.then_some(my_seats),
             moves,
+            to_act: Self::acting(core).map(|s| self.seats[s].name.as_str()),
             commitment: self.seed.commitment(),
             seed: ended.then(|| self.seed.to_string()),
             end: core.end.as_ref(),
@@ -1061,15 +1138,80 @@ mod tests {
     fn the_timers_turn_ends_when_the_other_side_passes_on_a_roll_of_0() {
         // Spec ur.md: with a 1 and every piece in hand light can only enter (`move 0`, to
         // square 1, no rosette); then dark rolls 0, which passes; light's next roll starts the
-        // person's next turn: the computer must stop there.
+        // person's next turn: the computer must stop there, and the roll waits for the person.
         let live = with_next_roll(1, "roll 0");
         let change = live.bot_turn("easy", 0).expect("the computer plays");
         let played = actions(&change);
-        assert_eq!(played[..2], [("move 0", Some("light")), ("roll 0", None)]);
-        assert_eq!(played.len(), 3, "{played:?}");
-        assert!(played[2].0.starts_with("roll ") && played[2].1.is_none());
-        assert_ne!(played[2].0, "roll 0", "then light would pass too: {played:?}");
-        assert_eq!(change.core.game.turn(), Turn::Seat(0));
+        assert_eq!(played, [("move 0", Some("light")), ("roll 0", None)]);
+        assert_eq!(change.core.game.turn(), Turn::Chance);
+        assert_eq!(LiveGame::acting(&change.core), Some(0), "light's own roll is next");
+    }
+
+    fn new_game(game: &str, seats: Vec<Option<String>>, seed: Seed) -> LiveGame {
+        LiveGame::create(NewGame {
+            id: "test".to_owned(),
+            owner: "p".to_owned(),
+            game: game.to_owned(),
+            rules: json!({}),
+            players: None,
+            seats: Some(seats),
+            seed,
+            now: 0,
+        })
+        .expect("a game")
+    }
+
+    fn roll(action: &str, version: u64) -> ActionRequest {
+        ActionRequest { action: action.to_owned(), version, seat: None }
+    }
+
+    #[test]
+    fn a_persons_roll_waits_for_their_tap_and_is_drawn_from_the_committed_stream() {
+        // Seeds 003 and 004: the person rolls (taps) for themselves; the server draws the
+        // outcome from the game's chance stream when asked (spec README, "Seeds and random
+        // streams"), and a client can never name it.
+        let seed = Seed([7; 32]);
+        let live = new_game("ur", vec![None, Some("easy".to_owned())], seed);
+        assert_eq!((live.version(), live.core.game.turn()), (0, Turn::Chance), "nothing drawn before the tap");
+        assert_eq!(live.awaited_seat(), Some(0));
+        let state = live.state("p", &HashMap::new());
+        assert_eq!(state["moves"], json!([{"action": "roll", "seat": "light", "kind": "roll"}]));
+        assert_eq!((state["to_move"].clone(), state["to_act"].clone()), (json!("chance"), json!("light")));
+        assert_eq!(live.play("p", &roll("roll 4", 0), 0).err().map(|e| e.code), Some("illegal_action"));
+        assert_eq!(live.play("p", &roll("move 0", 0), 0).err().map(|e| e.code), Some("illegal_action"));
+        assert_eq!(live.play("q", &roll("roll", 0), 0).err().map(|e| e.code), Some("not_your_seat"));
+        let change = live.play("p", &roll("roll", 0), 0).expect("the person's roll");
+        // Ur's four binary dice: 0-4 with weights 1, 4, 6, 4, 1 (spec ur.md).
+        let drawn =
+            madang_seed::draw_weighted(&mut seed.stream(CHANCE), [1u64, 4, 6, 4, 1].into_iter()).expect("a draw");
+        let first = &change.entries[0];
+        assert!(
+            matches!(&first.kind, EntryKind::Action { action, seat: None, by: Actor::Chance, .. } if *action == format!("roll {drawn}")),
+            "{first:?}"
+        );
+    }
+
+    #[test]
+    fn the_person_throws_their_own_ceremony_throw_and_the_computer_its_own() {
+        // Seed 000: each side presses the throw button in the turn-order ceremony; side A (the
+        // person) throws first, then the computer's side B at once.
+        let live = new_game("yut", vec![None, Some("easy".to_owned())], Seed([3; 32]));
+        assert_eq!((live.version(), live.awaited_seat()), (0, Some(0)));
+        assert_eq!(live.state("p", &HashMap::new())["moves"][0]["action"], "throw");
+        let change = live.play("p", &roll("throw", 0), 0).expect("A's ceremony throw");
+        let texts: Vec<&str> = change
+            .entries
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EntryKind::Action { events, by: Actor::Chance, .. } => events.first().map(String::as_str),
+                _ => None,
+            })
+            .collect();
+        assert!(texts[0].starts_with("A throws ") && texts[0].contains("in the ceremony"), "{texts:?}");
+        // A's nak is thrown again by A, so B's throw comes once A has a result.
+        let b = texts.iter().position(|t| t.starts_with("B throws ")).expect("B throws by itself");
+        assert!(b >= 1 && texts[..b - 1].iter().all(|t| t.starts_with("A throws nak")), "{texts:?}");
+        assert!(texts[b - 1].starts_with("A throws ") && !texts[b - 1].starts_with("A throws nak"), "{texts:?}");
     }
 
     #[test]

@@ -44,8 +44,17 @@ async fn refused_requests_name_the_problem_and_change_nothing() {
             "illegal_action",
             "roll 4",
         );
+        // A move while the person's own roll is awaited: the roll comes first.
+        assert_eq!((state["to_move"].clone(), state["to_act"].clone()), (json!("chance"), json!("light")));
+        assert_refused(
+            &client.post(&actions, json!({"action": "move 0", "version": version})).await,
+            422,
+            "illegal_action",
+            "send the action \"roll\"",
+        );
         // An action for the CPU's seat.
-        let legal = state["legal"][0].clone();
+        let legal = state["moves"][0]["action"].clone();
+        assert_eq!(legal, "roll");
         assert_refused(
             &client.post(&actions, json!({"action": legal, "version": version, "seat": "dark"})).await,
             403,
@@ -53,7 +62,8 @@ async fn refused_requests_name_the_problem_and_change_nothing() {
             "dark",
         );
         // A stale version.
-        let answer = client.post(&actions, json!({"action": legal, "version": 0})).await;
+        assert_eq!(version, 0, "nothing happened before light's first roll");
+        let answer = client.post(&actions, json!({"action": legal, "version": 7})).await;
         assert_refused(&answer, 409, "stale_version", "version");
         assert_eq!(answer.1["error"]["version"], version);
         // A malformed body and a body of the wrong shape (the field is named).
@@ -255,16 +265,16 @@ async fn an_action_out_of_turn_on_one_screen_is_refused() {
     let state = client.create(json!({"game": "ur", "seats": [{"kind": "human"}, {"kind": "human"}]})).await;
     assert_eq!(state["mode"], "same_screen");
     let id = state["id"].as_str().unwrap();
-    // Light moves first, unless its first roll was a 0 and passed the turn (the seed is random).
-    let to_move = state["to_move"].as_str().unwrap().to_owned();
-    let other = if to_move == "light" { "dark" } else { "light" };
+    // Light rolls first: the server waits for the person's tap, for light's seat only.
+    assert_eq!((state["to_move"].clone(), state["to_act"].clone()), (json!("chance"), json!("light")));
+    assert_eq!(state["moves"], json!([{"action": "roll", "seat": "light", "kind": "roll"}]));
     let answer = client
         .post(
             &format!("/api/games/{id}/actions"),
-            json!({"action": state["legal"][0], "version": state["version"], "seat": other}),
+            json!({"action": "roll", "version": state["version"], "seat": "dark"}),
         )
         .await;
-    assert_refused(&answer, 409, "not_your_turn", &format!("{to_move}'s turn"));
+    assert_refused(&answer, 409, "not_your_turn", "light's turn");
     assert_eq!(client.state(id).await, state);
     server.stop().await;
 }
@@ -275,16 +285,32 @@ async fn the_cpu_moves_until_a_human_must_act() {
     let server = TestServer::start(&dir, None, false).await;
     let mut client = server.client();
     // The human plays dark: light (the CPU) moves first, and the dice roll for both.
+    // The computer's roll is drawn at once; the person's own roll waits for them.
     let state =
         client.create(json!({"game": "ur", "seats": [{"kind": "cpu", "level": "easy"}, {"kind": "human"}]})).await;
-    assert_eq!(state["to_move"], "dark");
+    assert_eq!((state["to_move"].clone(), state["to_act"].clone()), (json!("chance"), json!("dark")));
+    assert_eq!(state["moves"], json!([{"action": "roll", "seat": "dark", "kind": "roll"}]));
     assert_eq!(state["my_seats"], json!(["dark"]));
     let id = state["id"].as_str().unwrap();
     let (_, record) = client.get(&format!("/api/games/{id}/record")).await;
     let actions = record["actions"].as_array().unwrap();
     assert_eq!(actions.len() as u64, state["version"].as_u64().unwrap());
-    assert!(actions.len() >= 2, "light rolled and moved (or passed) before dark: {actions:?}");
-    assert!(actions[0].as_str().unwrap().starts_with("roll"));
+    assert!(actions[0].as_str().unwrap().starts_with("roll"), "light rolled first: {actions:?}");
+    // Light's roll of 0 passes with nothing else; any other roll is followed by its move (light
+    // has a piece to enter with 1-4; a 4 lands on a rosette and light rolls again).
+    let expected = match actions[0].as_str().unwrap() {
+        "roll 0" => 1..=1,
+        "roll 4" => 3..=usize::MAX,
+        _ => 2..=2,
+    };
+    assert!(expected.contains(&actions.len()), "light rolled and moved (or passed) before dark: {actions:?}");
+    assert!(actions.iter().step_by(2).all(|a| a.as_str().unwrap().starts_with("roll ")), "{actions:?}");
+    // Dark taps: the server draws dark's roll (by chance), then dark decides or passes.
+    let message = client.play_first(&state).await;
+    let first = &message["events"][0];
+    assert_eq!((first["by"].clone(), first["seat"].clone()), (json!("chance"), Value::Null));
+    assert!(first["action"].as_str().unwrap().starts_with("roll "), "{first}");
+    assert_eq!(message["state"]["to_act"], "dark");
     // Ludo: three CPUs after the human; after one human action they all play until seat 0 again.
     let ludo = client
         .create(json!({"game": "ludo", "seats": [{"kind": "human"}, {"kind": "cpu", "level": "hard"}, {"kind": "cpu", "level": "hard"}, {"kind": "cpu", "level": "hard"}]}))
@@ -294,7 +320,7 @@ async fn the_cpu_moves_until_a_human_must_act() {
         if state["status"] == "finished" {
             break;
         }
-        assert_eq!(state["to_move"], "0");
+        assert_eq!(state["to_act"], "0");
         let message = client.play_first(&state).await;
         state = message["state"].clone();
     }

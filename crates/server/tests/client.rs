@@ -116,14 +116,17 @@ async fn states_and_steps_name_the_latest_roll() {
         let id = state["id"].as_str().unwrap().to_owned();
         let (_, record) = client.get(&format!("/api/games/{id}/record")).await;
         let actions: Vec<String> = serde_json::from_value(record["actions"].clone()).unwrap();
-        // In Ur every chance action is a roll, and the state names the record's latest one.
-        let latest = actions.iter().rev().find(|a| a.starts_with("roll ")).unwrap();
+        // In Ur every chance action is a roll, and the state names the record's latest one
+        // (none before light's first roll, which waits for the person).
+        let latest = actions.iter().rev().find(|a| a.starts_with("roll "));
         assert_eq!(state["last_chance"], json!(latest));
-        // The step after the first action (light's opening roll) names that roll.
-        let (_, step) = client.get(&format!("/api/games/{id}/steps/1")).await;
-        assert_eq!(step["last_chance"], json!(actions[0]));
-        // Its events begin with that roll (a 0 also passes the turn: a second event).
-        assert_eq!(step["action_events"][0], json!(format!("light rolls {}", &actions[0][5..])));
+        if !actions.is_empty() {
+            // The step after the first action (light's opening roll) names that roll.
+            let (_, step) = client.get(&format!("/api/games/{id}/steps/1")).await;
+            assert_eq!(step["last_chance"], json!(actions[0]));
+            // Its events begin with that roll (a 0 also passes the turn: a second event).
+            assert_eq!(step["action_events"][0], json!(format!("light rolls {}", &actions[0][5..])));
+        }
         if state["status"] == "finished" {
             break;
         }

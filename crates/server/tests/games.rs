@@ -21,13 +21,25 @@ async fn play_to_end(client: &mut Client, body: Value) -> Value {
             return state;
         }
         assert!(state["seed"].is_null(), "the seed stays secret during play");
-        // The CPU and the dice have played until a human must act.
-        let to_move = state["to_move"].as_str().unwrap();
-        assert!(state["my_seats"].as_array().unwrap().iter().any(|s| s == to_move), "{to_move} is not human: {state}");
+        // The CPU and the dice have played until a person must act: decide, or throw their own
+        // roll (the server waits for it and draws it when asked).
+        let to_act = state["to_act"].as_str().unwrap();
+        assert!(state["my_seats"].as_array().unwrap().iter().any(|s| s == to_act), "{to_act} is not human: {state}");
         let moves = state["moves"].as_array().unwrap();
-        assert!(!moves.is_empty() && moves.len() == state["legal"].as_array().unwrap().len());
+        let throws = state["to_move"] == "chance";
+        if throws {
+            // One move: the awaited kind's word (`roll`, `throw`); `legal` lists the outcomes
+            // with their weights, as `madang replay` does.
+            let word = state["awaiting"].as_str().unwrap();
+            assert!(word == "roll" || word == "throw", "{state}");
+            assert_eq!(moves, &vec![json!({"action": word, "seat": to_act, "kind": word})]);
+            assert!(state["legal"][0]["weight"].as_u64().is_some(), "{state}");
+        } else {
+            assert_eq!(state["to_move"], to_act);
+            assert!(!moves.is_empty() && moves.len() == state["legal"].as_array().unwrap().len());
+        }
         for m in moves {
-            assert_eq!(m["seat"], to_move);
+            assert_eq!(m["seat"], to_act);
         }
         let message = client.play_first(&state).await;
         assert_eq!(message["type"], "events");
@@ -35,7 +47,14 @@ async fn play_to_end(client: &mut Client, body: Value) -> Value {
         let (from, to) = (message["from"].as_u64().unwrap(), message["to"].as_u64().unwrap());
         let events = message["events"].as_array().unwrap();
         assert_eq!(events.len() as u64, to - from);
-        assert_eq!(events[0]["by"], "human");
+        if throws {
+            // The outcome the server drew, by chance, in the awaited kind's notation.
+            assert_eq!(events[0]["by"], "chance");
+            let word = state["awaiting"].as_str().unwrap();
+            assert!(events[0]["action"].as_str().unwrap().starts_with(&format!("{word} ")), "{}", events[0]);
+        } else {
+            assert_eq!(events[0]["by"], "human");
+        }
         for (i, e) in events.iter().enumerate() {
             assert_eq!(e["version"].as_u64().unwrap(), from + 1 + i as u64);
         }

@@ -218,10 +218,12 @@ async fn play_to_end(players: &mut [Player], code: &str) -> Value {
             assert_eq!(state["status"], "finished");
             return room;
         }
-        let to_move = state["to_move"].as_str().unwrap();
+        // The seat to act: a decision, or a person's own roll or throw (`moves` is then the
+        // awaited word, `roll` or `throw`, and the server draws the outcome).
+        let to_act = state["to_act"].as_str().unwrap();
         let moves = state["moves"].as_array().unwrap();
         assert!(!moves.is_empty(), "{state}");
-        let mover = players.iter_mut().find(|p| p.seat == to_move).expect("a person is to move");
+        let mover = players.iter_mut().find(|p| p.seat == to_act).expect("a person is to act");
         let error = mover.act(json!({"type": "move", "action": moves[0]["action"], "version": state["version"]})).await;
         assert!(error.is_none(), "{error:?}");
     }
@@ -397,9 +399,11 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
     let room = sync_all(&mut players, &code).await;
     let state = room["state"].clone();
     let version = state["version"].clone();
-    let to_move = state["to_move"].as_str().unwrap().to_owned();
+    let to_move = state["to_act"].as_str().unwrap().to_owned();
     let (mover, other) = if players[0].seat == to_move { (0, 1) } else { (1, 0) };
-    let legal = state["legal"][0].clone();
+    // Light's first roll waits for light's player, who asks for it with `roll`.
+    let legal = state["moves"][0]["action"].clone();
+    assert_eq!(legal, "roll");
 
     let mut refusals = Vec::new();
     // Another seat's token on this connection.
@@ -418,7 +422,7 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
     refusals.push(players[mover].act(json!({"type": "move", "action": "roll 4", "version": version})).await);
     // A stale version.
     refusals.push(
-        players[mover].act(json!({"type": "move", "action": legal, "version": version.as_u64().unwrap() - 1})).await,
+        players[mover].act(json!({"type": "move", "action": legal, "version": version.as_u64().unwrap() + 1})).await,
     );
     // Not the host.
     refusals.push(players[1].act(json!({"type": "hand_to_cpu", "seat": "light"})).await);
@@ -580,7 +584,7 @@ async fn a_dropped_client_reconnects_and_ends_with_the_servers_state() {
                 break;
             }
             let state = room["state"].clone();
-            let to_move = state["to_move"].as_str().unwrap().to_owned();
+            let to_move = state["to_act"].as_str().unwrap().to_owned();
             let (mover, other) = if players[0].seat == to_move { (0, 1) } else { (1, 0) };
             if round == 3 || (round > 6 && !dropped_twice) {
                 // The waiting player drops; the mover plays on and chats; the dropped one
@@ -684,7 +688,7 @@ async fn a_room_survives_a_server_restart_and_its_game_is_finished() {
         for _ in 0..12 {
             let room = sync_all(&mut players, &code).await;
             let state = &room["state"];
-            let to_move = state["to_move"].as_str().unwrap().to_owned();
+            let to_move = state["to_act"].as_str().unwrap().to_owned();
             let mover = players.iter_mut().find(|p| p.seat == to_move).unwrap();
             let action = state["moves"][0]["action"].clone();
             let e = mover.act(json!({"type": "move", "action": action, "version": state["version"]})).await;
@@ -780,7 +784,7 @@ async fn an_away_seat_goes_to_the_cpu_after_the_grace_period_and_comes_back() {
     loop {
         let room = sync_all(&mut players, &code).await;
         let state = &room["state"];
-        if state["to_move"] == "dark" {
+        if state["to_act"] == "dark" {
             break;
         }
         let action = state["moves"][0]["action"].clone();
@@ -800,7 +804,7 @@ async fn an_away_seat_goes_to_the_cpu_after_the_grace_period_and_comes_back() {
     let seat = &room["seats"][1];
     assert_eq!(seat["cpu_playing"], "easy");
     // The computer played dark's turn: light (or the end) is next.
-    assert!(room["state"]["to_move"] != "dark" || room["status"] == "finished", "{room}");
+    assert!(room["state"]["to_act"] != "dark" || room["status"] == "finished", "{room}");
     // Dark comes back and takes the seat back.
     let mut ws = RoomWs::connect(&server, &code).await;
     ws.hello(Some(&dark.token), None).await;
@@ -853,14 +857,19 @@ async fn the_turn_timer_lets_the_computer_play_a_slow_turn() {
     start(&mut players, &code).await;
     let room = sync_all(&mut players, &code).await;
     let deadline = room["deadline"].as_i64().unwrap();
-    let to_move = room["state"]["to_move"].clone();
-    // Nobody moves: after 5 s the computer plays the turn.
+    // Light's first roll waits for light's player.
+    assert_eq!((room["state"]["to_move"].as_str(), room["state"]["to_act"].as_str()), (Some("chance"), Some("light")));
+    // Nobody taps: after 5 s the computer plays the turn, the roll included.
     let read = tokio::time::timeout(Duration::from_secs(8), players[0].ws.recv()).await.unwrap();
     let events = read["events"].as_array().unwrap();
     assert_eq!(events[0]["type"], "timeout");
-    assert_eq!(events[0]["seat"], to_move);
+    assert_eq!(events[0]["seat"], "light");
     assert!(events[0]["at"].as_i64().unwrap() >= deadline);
-    assert_eq!(events[1]["by"], "cpu");
+    assert_eq!(events[1]["by"], "chance");
+    assert!(events[1]["events"][0].as_str().unwrap().starts_with("light rolls "), "{}", events[1]);
+    // Then light's move, unless the roll was 0 or left no move (the turn passed).
+    let passed = events[1]["events"].as_array().unwrap().len() > 1;
+    assert_eq!(events[2]["by"], if passed { "chance" } else { "cpu" }, "{events:?}");
     let room = sync_all(&mut players, &code).await;
     assert!(room["deadline"].as_i64().unwrap() > deadline || room["status"] == "finished");
     server.stop().await;
@@ -879,12 +888,14 @@ async fn the_turn_timer_plays_one_turn_even_against_the_computer() {
     let mut players = vec![host];
     assert!(players[0].act(json!({"type": "start"})).await.is_none());
     let room = sync_all(&mut players, &code).await;
-    assert_eq!(room["state"]["to_move"], "light");
+    assert_eq!(room["state"]["to_act"], "light");
     let deadline = room["deadline"].as_i64().unwrap();
     let read = tokio::time::timeout(Duration::from_secs(8), players[0].ws.recv()).await.unwrap();
     let events = read["events"].as_array().unwrap();
     assert_eq!((events[0]["type"].as_str(), events[0]["seat"].as_str()), (Some("timeout"), Some("light")));
-    assert_eq!((events[1]["seat"].as_str(), events[1]["by"].as_str()), (Some("light"), Some("cpu")));
+    // The timer throws light's roll, then plays light's move (or the roll passed).
+    assert_eq!(events[1]["by"].as_str(), Some("chance"));
+    assert!(events[1]["events"][0].as_str().unwrap().starts_with("light rolls "), "{}", events[1]);
     // Dark's turn: its move, or its roll (the engine's event names the roller: "dark rolls 0").
     let darks = |e: &Value| e["seat"] == "dark" || e["events"][0].as_str().is_some_and(|t| t.starts_with("dark "));
     let dark = events.iter().position(darks).expect("dark's turn follows the timeout");
@@ -894,7 +905,8 @@ async fn the_turn_timer_plays_one_turn_even_against_the_computer() {
     );
     let room = sync_all(&mut players, &code).await;
     assert_eq!(room["status"], "playing");
-    assert_eq!(room["state"]["to_move"], "light");
+    // The person's next turn: their roll waits again, with a new deadline.
+    assert_eq!((room["state"]["to_move"].as_str(), room["state"]["to_act"].as_str()), (Some("chance"), Some("light")));
     assert!(room["deadline"].as_i64().unwrap() > deadline);
     server.stop().await;
 }
@@ -977,7 +989,7 @@ fn expected(step: &Step, room: &Value, models: &[Model]) -> bool {
                 && seats.iter().all(|s| s["kind"] != "open")
                 && seats.iter().all(|s| s["kind"] != "human" || s["ready"] == true || s["name"].as_str() == seat)
         }
-        Step::Move(_, _, legal) => *legal && status == "playing" && room["state"]["to_move"].as_str() == seat,
+        Step::Move(_, _, legal) => *legal && status == "playing" && room["state"]["to_act"].as_str() == seat,
         Step::Resign(_) => status == "playing",
         Step::Chat(_) => true,
         Step::Leave(_) => status != "playing",
@@ -1055,7 +1067,11 @@ async fn run_case(server: &TestServer, steps: Vec<Step>) -> Result<(), TestCaseE
             Step::Move(_, index, legal) => {
                 let state = &room["state"];
                 let version = state["version"].as_u64().unwrap_or(0);
-                let list = state["legal"].as_array().cloned().unwrap_or_default();
+                // The moves of the seat to act (a decision's actions, or its own `roll`).
+                let list: Vec<Value> = state["moves"]
+                    .as_array()
+                    .map(|moves| moves.iter().map(|m| m["action"].clone()).collect())
+                    .unwrap_or_default();
                 Some(if *legal && !list.is_empty() {
                     json!({"type": "move", "action": list[index % list.len()], "version": version})
                 } else {
@@ -1089,7 +1105,7 @@ async fn run_case(server: &TestServer, steps: Vec<Step>) -> Result<(), TestCaseE
             let legal_move = matches!(step, Step::Move(_, _, true));
             // A legal move is accepted exactly when it is this seat's turn.
             prop_assert!(
-                accepted == accept || (legal_move && room["state"]["legal"].as_array().is_none_or(Vec::is_empty)),
+                accepted == accept || (legal_move && room["state"]["moves"].as_array().is_none_or(Vec::is_empty)),
                 "{:?} {} → {:?} (expected {}) in {}",
                 step,
                 command,

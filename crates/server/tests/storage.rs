@@ -33,8 +33,9 @@ fn drawn_dice_poker_seed() -> String {
         })
         .unwrap();
         while !game.core.ended() {
-            let request =
-                ActionRequest { action: game.core.game.legal()[0].clone(), version: game.version(), seat: None };
+            // The first legal move, or the person's own roll (the `moves` of the state).
+            let action = game.core.game.legal().first().cloned().unwrap_or_else(|| "roll".to_owned());
+            let request = ActionRequest { action, version: game.version(), seat: None };
             let change = game.play("p", &request, 0).unwrap();
             game.commit(change);
         }

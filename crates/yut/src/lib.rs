@@ -1000,6 +1000,16 @@ impl Game for Yut {
         }
     }
 
+    fn thrower(&self, state: &YutState) -> Option<usize> {
+        match state.phase {
+            // Every side throws for itself in the ceremony, a team by its first player (spec
+            // `yut.md`, "Turn order").
+            Phase::CeremonyThrow => Self::ceremony_thrower(state).map(|side| self.seat_of(usize::from(side), 0)),
+            Phase::Throw => self.mover(state),
+            _ => None,
+        }
+    }
+
     fn chance_outcomes(&self, state: &YutState, out: &mut Vec<(YutAction, Weight)>) {
         out.clear();
         if matches!(state.phase, Phase::CeremonyThrow | Phase::Throw) {

@@ -1902,3 +1902,37 @@ fn fraction_rule_values_are_refused_for_the_problem_they_have() {
         assert_eq!(refusal("nak", value), format!("must be a fraction such as \"1/2\", got {value:?}"));
     }
 }
+
+/// Seeds 000 and 001: every player presses the throw button, in the ceremony too; spec yut.md
+/// "Who goes first": a team throws "by its first player". The thrower is who throws: in the
+/// seed example's first round A, B, C, D in seat order, then only the tied C and D; during play
+/// the player whose turn it is; nobody at a decision.
+#[test]
+fn each_side_throws_its_own_ceremony_throws_and_turns() {
+    let game = yut(json!({}), Some(4));
+    let thrower = |actions: &[&str]| game.thrower(&play(&game, actions)).map(|s| game.seat_names()[s].clone());
+    let first = ["throw geol", "throw yut", "throw gae", "throw gae"];
+    for (n, who) in ["A", "B", "C", "D"].iter().enumerate() {
+        assert_eq!(thrower(&first[..n]).as_deref(), Some(*who), "throw {n} of the first round");
+        // The ceremony is nobody's turn yet.
+        assert_eq!(game.mover(&play(&game, &first[..n])), None);
+    }
+    // C and D tied at gae: C throws, then D.
+    assert_eq!(thrower(&first).as_deref(), Some("C"));
+    assert_eq!(thrower(&then(&first, &["throw mo"])).as_deref(), Some("D"));
+    // Slot picks are decisions: no thrower.
+    let thrown = then(&first, &["throw mo", "throw yut"]);
+    assert_eq!(thrower(&thrown), None);
+    // Play starts with D's throw (the seed example's order D, B, C, A).
+    let picked = then(&thrown, &["slot 2", "slot 4", "slot 3"]);
+    assert_eq!(thrower(&picked).as_deref(), Some("D"));
+    assert_eq!(thrower(&then(&picked, &["throw do"])), None, "D decides where the do goes");
+    assert_eq!(thrower(&then(&picked, &["throw do", "enter do"])).as_deref(), Some("B"));
+
+    // Two teams of two (seats A1, B1, A2, B2): each team throws by its first player.
+    let teams = yut(json!({"mode": "team-shared"}), Some(4));
+    let s = teams.initial_state();
+    assert_eq!(teams.thrower(&s).map(|i| teams.seat_names()[i].clone()).as_deref(), Some("A1"));
+    let s = play(&teams, &["throw do"]);
+    assert_eq!(teams.thrower(&s).map(|i| teams.seat_names()[i].clone()).as_deref(), Some("B1"));
+}

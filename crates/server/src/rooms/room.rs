@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use axum::http::StatusCode;
-use madang_core::Turn;
 use madang_games::EndReason;
 use madang_seed::Seed;
 use serde::{Deserialize, Serialize};
@@ -564,10 +563,10 @@ impl Room {
     /// The game's state as `GET /api/games/{id}` shows it to the seat to move (so `moves` is
     /// annotated), without `my_seats`; nicknames are the room's.
     fn game_state<'a>(live: &'a LiveGame, nicknames: &'a HashMap<String, String>) -> StateRef<'a> {
-        let to_move = match live.core.game.turn() {
-            Turn::Seat(s) => live.seats.get(s).and_then(|s| s.player.as_deref()).unwrap_or_default(),
-            _ => "",
-        };
+        let to_move = LiveGame::acting(&live.core)
+            .and_then(|s| live.seats.get(s))
+            .and_then(|s| s.player.as_deref())
+            .unwrap_or_default();
         live.state_ref(to_move, nicknames, false)
     }
 
@@ -812,7 +811,7 @@ impl Room {
         {
             self.deadline = None;
             let Some(live) = &self.game else { return };
-            if let Turn::Seat(s) = live.core.game.turn() {
+            if let Some(s) = LiveGame::acting(&live.core) {
                 let change = compute(|| live.bot_turn("normal", now));
                 let name = self.seats[s].name.clone();
                 self.event("timeout", json!({"seat": name}));
@@ -1542,9 +1541,7 @@ impl Room {
         let (Some(seconds), Some(live), Status::Playing) = (self.turn_seconds, &self.game, self.status) else {
             return;
         };
-        if let Turn::Seat(s) = live.core.game.turn()
-            && live.seats[s].kind == SeatKind::Human
-        {
+        if live.awaited_seat().is_some() {
             self.deadline = Some(now_ms() + i64::try_from(seconds * 1000).unwrap_or(i64::MAX));
         }
     }
