@@ -155,67 +155,82 @@ export async function openSetup(page, url, game, n) {
   await page.locator('#start').waitFor();
 }
 
+/** The version the page shows (`#view`'s `data-version`). */
+async function shownVersion(page) {
+  return page.evaluate(() => Number(document.getElementById('view')?.dataset.version ?? -1));
+}
+
 /**
- * Plays until the result screen shows, only by clicking highlighted moves (`.legal`) as a
- * person would: the first one, or the one `choose` picks from the list of their actions.
+ * Clicks `locator` (a highlighted move) and waits for the answer: the page settles on a newer
+ * version of the game (every action adds one), or the game ends.
+ * @param {import('playwright-core').Page} page
+ * @param {import('playwright-core').Locator} locator
+ */
+export async function clickMove(page, locator) {
+  const before = await shownVersion(page);
+  await locator.click();
+  await page.waitForFunction(
+    (v) => Number(document.getElementById('view')?.dataset.version ?? -1) > v || document.getElementById('result')?.hidden === false,
+    before,
+    { timeout: 30000 },
+  );
+}
+
+/** Waits until the person can act (a highlighted move, the throw button among them) or the game is over. */
+async function actionable(page) {
+  await page.waitForFunction(
+    () => document.getElementById('result')?.hidden === false || document.querySelector('#board .legal') !== null,
+    null,
+    { timeout: 30000 },
+  );
+}
+
+/**
+ * Plays until the result screen shows, only by clicking highlighted moves (`.legal`, the throw
+ * button included) as a person would: the first one, or the one `choose` picks from the list of
+ * their actions.
  * @param {import('playwright-core').Page} page
  * `onTurn`, when given, runs at each of the person's turns before the click (to look at the board).
  * @param {{maxClicks?: number, choose?: (actions: string[]) => number, onTurn?: () => Promise<void>}} [options]
  * @returns {Promise<number>} the number of clicks
  */
 export async function playToEnd(page, options = {}) {
-  const max = options.maxClicks ?? 2000;
+  const max = options.maxClicks ?? 4000;
   for (let clicks = 0; clicks < max; clicks++) {
     const legal = page.locator('#board .legal');
-    await page.waitForFunction(
-      () =>
-        document.getElementById('result')?.hidden === false ||
-        document.querySelector('#board .legal, #board .roll-button') !== null,
-      null,
-      { timeout: 30000 },
-    );
+    await actionable(page);
     if (await page.locator('#result').isVisible()) return clicks;
-    if (await revealRoll(page)) continue;
     if (options.onTurn) await options.onTurn();
     const actions = await legal.evaluateAll((els) => els.map((el) => el.getAttribute('data-action') ?? ''));
     const index = options.choose ? options.choose(actions) : 0;
-    const before = await page.evaluate(() => Number(document.getElementById('view')?.dataset.version ?? -1));
-    await legal.nth(index).click();
-    // Wait for the answer: the page settles on a newer version of the game (every action adds
-    // one), or the game ends.
-    await page.waitForFunction(
-      (v) => Number(document.getElementById('view')?.dataset.version ?? -1) > v || document.getElementById('result')?.hidden === false,
-      before,
-      { timeout: 30000 },
-    );
+    await clickMove(page, legal.nth(index));
   }
   throw new Error(`no result after ${max} clicks`);
 }
 
 /**
- * Taps the die when the board asks the person to roll (Ludo); returns whether it did.
+ * Taps the throw button when the board shows it (the person's own roll or throw); returns
+ * whether it did.
  * @param {import('playwright-core').Page} page
  */
-export async function revealRoll(page) {
+export async function throwIfAsked(page) {
   const button = page.locator('#board .roll-button');
   if ((await button.count()) === 0) return false;
-  await button.click();
-  await page.locator('#board .legal').first().waitFor();
+  await clickMove(page, button);
   return true;
 }
 
 /**
- * Waits until the person can act (a highlighted move, after tapping the die if the board asks
- * for it) or the game is over.
+ * Waits until the person can decide (a highlighted move, after throwing as often as the board
+ * asks for it) or the game is over.
  * @param {import('playwright-core').Page} page
  */
 export async function ready(page) {
-  await page.waitForFunction(
-    () => document.getElementById('result')?.hidden === false || document.querySelector('#board .legal, #board .roll-button') !== null,
-    null,
-    { timeout: 30000 },
-  );
-  await revealRoll(page);
+  for (let i = 0; i < 500; i++) {
+    await actionable(page);
+    if (!(await throwIfAsked(page))) return;
+  }
+  throw new Error('the board asked for a throw 500 times');
 }
 
 /**

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DESKTOP, PHONE, gameState, newPage, openSetup, playToEnd, screenshot, statsRows, suite } from '../lib.mjs';
+import { DESKTOP, PHONE, gameState, newPage, openSetup, playToEnd, ready, screenshot, statsRows, suite } from '../lib.mjs';
 
 const env = suite();
 
@@ -57,6 +57,11 @@ test('a whole game against the computer with default rules, then the stats', asy
   await openSetup(page, env.server.url, 'dice-poker', 1);
   await page.locator('#start').click();
   await page.locator('#board .dp-board').waitFor();
+  // White rolls its own roll-off die: the page waits for the tap on the throw button.
+  const first = await gameState(page);
+  assert.deepEqual([first.version, first.to_move, first.to_act, first.awaiting], [0, 'chance', 'white', 'roll']);
+  assert.equal(await page.locator('#dp-roll .roll-button').getAttribute('aria-label'), 'Roll the die');
+  await ready(page);
   const start = await gameState(page);
   assert.equal(start.game, 'dice-poker');
   assert.deepEqual(start.my_seats, ['white']);
@@ -106,7 +111,7 @@ test('the token rule on a phone: the token switch, touch targets, keyboard', asy
   await page.locator('details.options summary').click();
   await page.locator('#opt-tokens').selectOption('true');
   await page.locator('#start').click();
-  await page.locator('#board .legal').first().waitFor();
+  await ready(page);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= PHONE.width, `page is ${width}px wide at ${PHONE.width}px`);
   for (const box of await page.locator('#board .legal, #dp-token-toggle').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()))) {

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DESKTOP, PHONE, boxOf, gameState, newPage, openSetup, playToEnd, ready, screenshot, seed, statsRows, suite } from '../lib.mjs';
+import { DESKTOP, PHONE, boxOf, gameState, newPage, openSetup, playToEnd, ready, screenshot, seed, statsRows, suite, throwIfAsked } from '../lib.mjs';
 import messages from '../../crates/server/web/js/messages/ludo.js';
 
 const env = suite();
@@ -38,22 +38,44 @@ test('a whole game against three hard computers, won by clicking highlighted pie
   assert.equal(await page.locator('.ludo-sq.star').count(), 4);
   assert.equal(await page.locator('.ludo-sq.home').count(), 20);
   assert.equal(await page.locator('.ludo-piece').count(), 16);
-  // The person rolls by tapping the die; then only the moves of the state are clickable: every
-  // button on the board is a legal move.
-  assert.equal(await page.locator('#board .legal').count(), 0);
-  // Until the tap the roll is nowhere on the page: its log line is held back, then shown.
-  const roll = Number(/^roll (\d)$/.exec(start.last_chance)[1]);
-  const rollLine = page.locator(`#log li[value="${start.version}"]`);
-  await rollLine.waitFor({ state: 'attached' });
-  assert.equal(await page.locator('#board .roll-button').count(), 1, 'the die is covered');
-  assert.equal(await rollLine.isVisible(), false, 'the covered roll is not in the log');
-  const lines = await page.locator('#log li:not([hidden])').count();
-  await ready(page);
-  assert.equal(await rollLine.isVisible(), true);
-  assert.equal(await rollLine.textContent(), fill(messages.en['ludo.ev.rolls'], { seat: messages.en['ludo.seat.0'], n: roll }));
-  assert.equal(await page.locator('#log li:not([hidden])').count(), lines + 1);
+  // The person rolls by tapping the die (spec ludo.md, "Interaction"): the server waits for the
+  // tap, so nothing is rolled yet, the die is the only button on the board, and no roll is in
+  // the log.
+  assert.equal(start.version, 0);
+  assert.deepEqual([start.to_move, start.to_act, start.last_chance], ['chance', '0', null]);
+  assert.deepEqual(start.moves, [{ action: 'roll', seat: '0', kind: 'roll' }]);
+  assert.deepEqual(await page.locator('#board .legal').evaluateAll((els) => els.map((e) => e.getAttribute('data-action'))), ['roll']);
+  assert.equal(await page.locator('#board button').count(), 1);
+  assert.equal(await page.locator('#board .roll-button').getAttribute('aria-label'), messages.en['ludo.tap_to_roll']);
+  assert.equal(await page.locator('#log li').count(), 0);
+  // Tapping rolls: the drawn roll is logged and shown. While no piece can move (all four are in
+  // base until a 6), the pass notice says so after the tap and the die comes back for the next
+  // turn; the first roll that can move lights exactly the state's moves.
+  let state = start;
+  for (let turn = 0; state.to_move === 'chance'; turn++) {
+    assert.ok(turn < 40, 'a 6 comes within 40 turns');
+    const before = state.version;
+    await throwIfAsked(page);
+    state = await gameState(page);
+    // The roll is the entry after the tap: "Red rolls N", then what it did.
+    const line = (await page.locator(`#log li[value="${before + 1}"]`).textContent()) ?? '';
+    const rolled = Number(new RegExp(`^${fill(messages.en['ludo.ev.rolls'], { seat: messages.en['ludo.seat.0'], n: '(\\d)' })}`).exec(line)?.[1]);
+    assert.ok(rolled >= 1 && rolled <= 6, `Red's roll is logged: ${line}`);
+    if (state.to_move === '0') {
+      assert.equal(await page.locator('#roll-notice').isVisible(), false, 'a roll that can move needs no notice');
+      break;
+    }
+    // The roll passed: the notice names it, in the words of the log.
+    const notice = (await page.locator('#roll-notice').textContent()) ?? '';
+    assert.ok(await page.locator('#roll-notice').isVisible(), 'the pass notice shows after the tap');
+    assert.ok(notice.includes(fill(messages.en['ludo.ev.no_move'], { seat: messages.en['ludo.seat.0'], n: rolled })), notice);
+    // The computers played on: it is Red's roll again (or the game went on to Red's next roll).
+    assert.equal(state.to_act, '0');
+  }
+  const roll = Number(/^roll (\d)$/.exec(state.last_chance)[1]);
+  assert.equal(roll, 6, 'only a 6 brings a piece out of base');
   const legalActions = await page.locator('#board .legal').evaluateAll((els) => els.map((e) => e.getAttribute('data-action')));
-  assert.deepEqual([...new Set(legalActions)].sort(), start.moves.map((m) => m.action).sort());
+  assert.deepEqual([...new Set(legalActions)].sort(), state.moves.map((m) => m.action).sort());
   assert.equal(await page.locator('#board button').count(), legalActions.length);
   // The die shows the roll the person is to move.
   assert.equal(await page.locator('.ludo-die .die').getAttribute('aria-label'), `die showing ${roll}`);
@@ -176,14 +198,11 @@ test('with animations on, rolls and moves are drawn step by step without errors'
   });
   await page.goto(`${env.server.url}?pace=30&seed=${seed(3)}#/setup/ludo`);
   await page.locator('#start').click();
-  // The covered roll is not animated or logged before the tap either.
+  // Nothing is rolled, animated or logged before the person's tap.
   await page.locator('#board .roll-button').waitFor();
-  const covered = await gameState(page);
-  const coveredLine = page.locator(`#log li[value="${covered.version}"]`);
-  await coveredLine.waitFor({ state: 'attached' }); // the log comes over the WebSocket
-  assert.equal(await coveredLine.isVisible(), false);
+  assert.equal((await gameState(page)).version, 0);
+  assert.equal(steps.length, 0);
   await ready(page);
-  assert.equal(await coveredLine.isVisible(), true);
   for (let i = 0; i < 3; i++) {
     await page.evaluate(() => {
       window.__lastLine = document.querySelector('#log')?.lastElementChild ?? null;

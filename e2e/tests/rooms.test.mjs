@@ -75,7 +75,7 @@ test('an Ur room: create, join by link, ready, play, resign; both stats count it
   for (let i = 0; i < 6; i++) {
     room = await roomOf(host.page, code);
     assert.equal(room.status, 'playing');
-    const mover = room.state.to_move === 'light' ? host : guest;
+    const mover = room.state.to_act === 'light' ? host : guest;
     const other = mover === host ? guest : host;
     await mover.page.locator('#board .legal').first().waitFor();
     assert.equal(await other.page.locator('#board .legal').count(), 0, 'only the seat to move has moves');

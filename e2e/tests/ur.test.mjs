@@ -73,12 +73,13 @@ test('two people on one screen take turns', async () => {
   await page.locator('#start').click();
   await page.locator('#board .ur-board').waitFor();
   const seen = new Set();
-  for (let i = 0; i < 8; i++) {
+  for (let i = 0; i < 12; i++) {
     const state = await gameState(page);
     assert.equal(state.mode, 'same_screen');
     assert.deepEqual(state.my_seats, ['light', 'dark']);
-    assert.equal(await page.locator('#turn').textContent(), `${state.to_move === 'light' ? 'Light' : 'Dark'}'s turn`);
-    seen.add(state.to_move);
+    // Each side's own rolls and moves are tapped on this screen, and the header says whose.
+    assert.equal(await page.locator('#turn').textContent(), `${state.to_act === 'light' ? 'Light' : 'Dark'}'s turn`);
+    seen.add(state.to_act);
     const before = state.version;
     await page.locator('#board .legal').first().click();
     await page.waitForFunction(
@@ -154,7 +155,8 @@ test('with animations on, the computer’s rolls and moves are shown one by one'
   await page.goto(`${env.server.url}?pace=40&seed=${'0'.repeat(63)}5#/setup/ur`);
   await page.locator('#start').click();
   await page.locator('#board .legal').first().waitFor();
-  for (let i = 0; i < 3; i++) {
+  // Six taps: the person's rolls and moves, each answered by the dice and the computer.
+  for (let i = 0; i < 6; i++) {
     const before = await page.evaluate(() => document.querySelectorAll('#log li').length);
     await page.locator('#board .legal').first().click();
     await page.waitForFunction((n) => document.querySelectorAll('#log li').length > n, before);

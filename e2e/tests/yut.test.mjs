@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DESKTOP, PHONE, gameState, newPage, openSetup, playToEnd, screenshot, statsRows, suite } from '../lib.mjs';
+import { DESKTOP, PHONE, gameState, newPage, openSetup, playToEnd, ready, screenshot, statsRows, suite } from '../lib.mjs';
 
 const env = suite();
 
@@ -85,7 +85,13 @@ test('the default board at phone and desktop size: stations, trays, touch target
     const { page, check, context } = await newPage(env.browser, { viewport });
     await openSetup(page, env.server.url, 'yut', 1);
     await page.locator('#start').click();
-    await page.locator('#board .legal').first().waitFor();
+    // The turn-order ceremony: side A (the person) throws first, by the throw button.
+    await page.locator('#board .roll-button').waitFor();
+    const opening = await gameState(page);
+    assert.deepEqual([opening.version, opening.to_move, opening.to_act, opening.awaiting], [0, 'chance', 'A', 'throw']);
+    assert.equal(await page.locator('#board .roll-button').getAttribute('aria-label'), 'Throw the sticks');
+    await screenshot(page, `${name}-throw`);
+    await ready(page);
     const state = await gameState(page);
     assert.deepEqual(state.rules, {});
     assert.equal(await page.locator('#board .yut-spot').count(), 29);
@@ -102,7 +108,7 @@ test('the default board at phone and desktop size: stations, trays, touch target
     // Play on (clicking the first highlighted move) until a piece can spend two different throws:
     // tapping it lights its destinations, each a legal move.
     let picked = false;
-    for (let i = 0; i < 60 && !picked; i++) {
+    for (let i = 0; i < 120 && !picked; i++) {
       await page.locator('#board .legal').first().waitFor();
       await assertTouchTargets(page);
       const pick = page.locator('#board .yut-pick:not(.selected)');

@@ -99,7 +99,8 @@ pub enum EntryKind {
         index: usize,
         /// Notation.
         action: String,
-        /// The seat that acted; null for chance.
+        /// The seat that acted: for a roll or throw the seat whose it was (its thrower,
+        /// [`madang_core::Game::thrower`]); null for a chance nobody throws.
         seat: Option<String>,
         /// Who.
         by: Actor,
@@ -460,7 +461,10 @@ impl LiveGame {
                 // A person's own roll or throw waits for them (seeds 000, 001, 003: the player
                 // presses the throw button); the computer's and nobody's are drawn at once.
                 Turn::Chance if self.person_throws(core.game.as_ref()) => break,
-                Turn::Chance => (core.game.draw_chance(&mut core.chance), None, Actor::Chance),
+                Turn::Chance => {
+                    let roller = core.game.thrower().and_then(|s| self.seats.get(s)).map(|s| s.name.clone());
+                    (core.game.draw_chance(&mut core.chance), roller, Actor::Chance)
+                }
                 Turn::Seat(s) => match self.seats.get(s) {
                     Some(Seat { kind: SeatKind::Cpu, level: Some(level), name, .. }) => {
                         let action = core
@@ -617,7 +621,13 @@ impl LiveGame {
                 .game
                 .apply(&action)
                 .map_err(|e| ApiError::internal(format!("game {}: the server's own draw failed: {e}", self.id)))?;
-            EntryKind::Action { index: core.actions, action, seat: None, by: Actor::Chance, events }
+            EntryKind::Action {
+                index: core.actions,
+                action,
+                seat: Some(self.seats[seat].name.clone()),
+                by: Actor::Chance,
+                events,
+            }
         } else {
             let events = core.game.apply(&request.action).map_err(|e| {
                 let legal = self.core.game.legal();
@@ -737,10 +747,15 @@ impl LiveGame {
                 .map_err(|e| ApiError::internal(format!("game {}: the bot's action failed: {e}", self.id)))?;
             core.version += 1;
             core.actions += 1;
-            let name = (by == Actor::Cpu).then(|| self.seats[seat].name.clone());
             entries.push(LogEntry {
                 version: core.version,
-                kind: EntryKind::Action { index: core.actions - 1, action, seat: name, by, events },
+                kind: EntryKind::Action {
+                    index: core.actions - 1,
+                    action,
+                    seat: Some(self.seats[seat].name.clone()),
+                    by,
+                    events,
+                },
                 at: now,
             });
             // Chance plays on while the turn is this seat's (an extra roll); once it is another
@@ -1142,7 +1157,7 @@ mod tests {
         let live = with_next_roll(1, "roll 0");
         let change = live.bot_turn("easy", 0).expect("the computer plays");
         let played = actions(&change);
-        assert_eq!(played, [("move 0", Some("light")), ("roll 0", None)]);
+        assert_eq!(played, [("move 0", Some("light")), ("roll 0", Some("dark"))]);
         assert_eq!(change.core.game.turn(), Turn::Chance);
         assert_eq!(LiveGame::acting(&change.core), Some(0), "light's own roll is next");
     }
@@ -1186,7 +1201,8 @@ mod tests {
             madang_seed::draw_weighted(&mut seed.stream(CHANCE), [1u64, 4, 6, 4, 1].into_iter()).expect("a draw");
         let first = &change.entries[0];
         assert!(
-            matches!(&first.kind, EntryKind::Action { action, seat: None, by: Actor::Chance, .. } if *action == format!("roll {drawn}")),
+            matches!(&first.kind, EntryKind::Action { action, seat: Some(seat), by: Actor::Chance, .. }
+                if *action == format!("roll {drawn}") && seat == "light"),
             "{first:?}"
         );
     }
@@ -1221,7 +1237,7 @@ mod tests {
         let live = with_next_roll(4, "roll 2");
         let change = live.bot_turn("easy", 0).expect("the computer plays");
         let played = actions(&change);
-        assert_eq!(played[..2], [("move 0", Some("light")), ("roll 2", None)]);
+        assert_eq!(played[..2], [("move 0", Some("light")), ("roll 2", Some("light"))]);
         assert_eq!(played[2].1, Some("light"), "{played:?}");
         assert!(played[3..].iter().all(|(_, seat)| *seat != Some("light")), "{played:?}");
     }

@@ -20,13 +20,13 @@ import dicePoker from './games/dice-poker.js';
  *   `result`, `last_chance`, and game fields such as Yut's `pool`
  * @property {any} geometry the board data (catalogue `board`, or `GET /api/games/{id}/board`)
  * @property {any} rules the game's `rules` object
- * @property {Move[]} moves the moves the person may play now (`[]` when none: nothing is clickable)
+ * @property {Move[]} moves the moves the person may play now (`[]` when none: nothing is clickable);
+ *   at the person's own roll or throw one move whose action is the awaited word (`roll`,
+ *   `throw`), drawn as the throw button (`rollButton` in `games/common.js`)
  * @property {(action: string) => void} onMove plays one of `moves`
  * @property {string[]} seats the seat names in seat order
  * @property {ActionEntry | null} last the entry that led to `view` (animations), or null
  * @property {number} pace animation length in ms (0: no animation)
- * @property {() => void} [onReveal] called when the person uncovers the latest roll (see
- *   `GameModule.covered`), so that the page shows the roll's log line
  *
  * @typedef {object} SetupSpec
  * @property {('computer' | 'same_screen')[]} modes the modes the set-up offers
@@ -34,6 +34,8 @@ import dicePoker from './games/dice-poker.js';
  *   CPUs; `seats`: every seat human or CPU; `fixed`: the person has seat 0, the others are CPUs
  * @property {(players: number, rules: any) => string[]} seatNames seat names in seat order
  * @property {string[]} [optionOrder] the rule options to offer, in order (default: all)
+ * @property {string[]} [firstOptions] the options chosen first, shown above the seats rather than
+ *   in the collapsed rule settings (Yut's individual or team `mode`)
  * @property {(rules: any, players: number) => number} [adjustPlayers] the player count to switch
  *   to when a rule option changes (Yut's team modes need 4, 6 or 8)
  *
@@ -45,9 +47,6 @@ import dicePoker from './games/dice-poker.js';
  * @property {(state: any) => Node[]} resultDetails the figures of the end screen
  * @property {() => import('./dom.js').Children[]} rules the rules page, in the current language (nodes, nested lists allowed)
  * @property {SetupSpec} setup
- * @property {(view: any, moves: Move[]) => boolean} [covered] whether the board keeps the
- *   latest roll (the entry that led to `view`) covered until the person taps it (Ludo's die);
- *   the page then holds back that roll's log line and animation until `onReveal`
  */
 
 /** @type {Record<string, GameModule>} */
@@ -95,6 +94,27 @@ export function pace() {
   return stored === 'off' ? 0 : stored === 'fast' ? 250 : 600;
 }
 
+/** Where the rolls setting is kept: `tap` (default) or `auto`. */
+export const ROLLS_KEY = 'madang.rolls';
+
+/**
+ * Whether the person's own rolls and throws are made for them as soon as they are due (the
+ * "automatic" setting, for players who prefer speed); by default each waits for a tap on the
+ * throw button, as the seeds have it.
+ * @returns {boolean}
+ */
+export function autoRolls() {
+  return localStorage.getItem(ROLLS_KEY) === 'auto';
+}
+
+/**
+ * Sets the rolls setting (`true`: automatic).
+ * @param {boolean} auto
+ */
+export function setAutoRolls(auto) {
+  localStorage.setItem(ROLLS_KEY, auto ? 'auto' : 'tap');
+}
+
 /**
  * Rules in one comparable form: every preset-dependent option's value when the rules fix them
  * all (the default preset's values come from the catalogue), else the preset and the options
@@ -133,4 +153,33 @@ export function levelsFor(info, rules) {
   const key = rulesKey(info.options, rules);
   const solved = (info.solved ?? []).some((/** @type {any} */ s) => rulesKey(info.options, s) === key);
   return solved ? [...levels, 'perfect'] : levels;
+}
+
+/** The game the set-up page has just created: its page shows what the computer did first. */
+export const FRESH_KEY = 'madang.fresh';
+
+/**
+ * Opens the board of a game just created (`POST /api/games`): the page animates everything the
+ * computer and the dice did before the person's first action, instead of opening on it.
+ * @param {string} id
+ */
+export function openFresh(id) {
+  sessionStorage.setItem(FRESH_KEY, id);
+  location.hash = `#/play/${id}`;
+}
+
+/**
+ * The creation request that plays `state`'s game again: the same game, rules, player count and
+ * seats (the same computer levels), with a new seed.
+ * @param {any} state a game's state
+ */
+export function againRequest(state) {
+  /** @type {any} */
+  const body = {
+    game: state.game,
+    rules: state.rules,
+    seats: state.seats.map((/** @type {any} */ s) => (s.kind === 'cpu' ? { kind: 'cpu', level: s.level } : { kind: 'human' })),
+  };
+  if (state.players !== null && state.players !== undefined) body.players = state.players;
+  return body;
 }

@@ -92,6 +92,32 @@ export function legal(el, action, onMove, label) {
 }
 
 /**
+ * The person's own roll or throw, when the state waits for it: the one move whose action is the
+ * awaited word (`roll`, `throw`) at a chance node (docs/api.md, "State"), or null.
+ * @param {import('../app.js').BoardProps} props
+ * @returns {import('../app.js').Move | null}
+ */
+export function chanceMove(props) {
+  if (props.view.to_move !== 'chance') return null;
+  return props.moves.find((m) => m.action === props.view.awaiting) ?? null;
+}
+
+/**
+ * The throw button (seeds 000, 001, 003: every player throws for themselves): a legal move
+ * that asks the server for the person's own roll or throw, showing `content` (a blank die, the
+ * sticks) and `label`; null when no roll of the person's is due.
+ * @param {import('../app.js').BoardProps} props
+ * @param {string} label
+ * @param {import('../dom.js').Children} [content]
+ */
+export function rollButton(props, label, content = null) {
+  const move = chanceMove(props);
+  if (!move) return null;
+  const el = h('button', { type: 'button', class: 'roll-button' }, content, h('span', { class: 'roll-button-text', text: label }));
+  return legal(el, move.action, props.onMove, label);
+}
+
+/**
  * Whether the board should play the "just happened" animation for `last` (a fresh entry and
  * animations on).
  * @param {import('../app.js').BoardProps} props

@@ -6,7 +6,7 @@
 
 import { flip, h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { animating, die, legal, rollValue, translateEvents } from './common.js';
+import { animating, chanceMove, die, legal, rollButton, rollValue, translateEvents } from './common.js';
 import { dicePokerRules } from './dice-poker-rules.js';
 
 /** @typedef {import('../app.js').BoardProps} BoardProps */
@@ -405,6 +405,17 @@ function render(root, props) {
               ? t('dice-poker.rolloff_tie')
               : t('dice-poker.rolloff_hint'),
         }),
+      ),
+    );
+  }
+  // The person's own roll (the roll-off's included): the server draws it when tapped.
+  const due = chanceMove(props);
+  if (due) {
+    tray.append(
+      h(
+        'div',
+        { class: 'dp-roll dp-to-roll', id: 'dp-roll' },
+        rollButton(props, t('dice-poker.roll_button'), h('span', { class: ['die', `die-${due.seat}`, 'blank'], 'aria-hidden': 'true' })),
       ),
     );
   }

@@ -6,7 +6,7 @@
 
 import { flip, h, replace } from '../dom.js';
 import { num, t } from '../i18n.js';
-import { die, legal, rollValue, translateEvents } from './common.js';
+import { chanceMove, die, legal, rollButton, rollValue, translateEvents } from './common.js';
 import { ludoRules } from './ludo-rules.js';
 
 /** @typedef {import('../app.js').BoardProps} BoardProps */
@@ -240,30 +240,16 @@ function arrowAngle(geometry, index) {
 /** @type {import('../app.js').ActionEntry | null} */
 let animated = null;
 
-/** The state version whose roll the person has revealed by tapping the die, and the one just revealed. */
-let revealed = -1;
-let justRevealed = -1;
-
-/**
- * Whether the die is covered: the person is to move in a state (not a replay step) and has not
- * tapped the die for it yet. The person taps the die to roll (spec ludo.md, "Interaction"); the
- * server has already drawn the roll from the game's committed seed, so tapping reveals it, and
- * until then no piece is lit and the roll is in no log line.
- * @param {any} view
- * @param {Move[]} moves
- */
-function covered(view, moves) {
-  return moves.length > 0 && view.version !== undefined && revealed !== view.version;
-}
-
 /**
  * @param {HTMLElement} root
  * @param {BoardProps} props
  */
 function render(root, props) {
   const { view, geometry } = props;
-  const toRoll = covered(view, props.moves);
-  const moves = toRoll ? [] : props.moves;
+  // The person taps the die to roll (spec ludo.md, "Interaction"): the server waits for the tap
+  // and draws the roll from the game's committed seed when it comes.
+  const toRoll = chanceMove(props) !== null;
+  const moves = props.moves.filter((m) => m.kind === 'move');
   const grid = geometry.grid ?? 15;
   const pieces = view.pieces ?? {};
   const seats = props.seats?.length ? props.seats : Object.keys(pieces);
@@ -479,29 +465,17 @@ function render(root, props) {
   board.append(layer, hits);
 
   // The die of the latest roll, its roller's colour, and what it did.
-  const rolling = (last !== null && last.by === 'chance') || (props.pace > 0 && justRevealed === view.version);
+  const rolling = last !== null && last.by === 'chance';
   const note = rollNote(last);
+  const seat = String(chanceMove(props)?.seat ?? roller);
   const status = h(
     'div',
     { class: 'ludo-status' },
     toRoll
-      ? h(
-          'button',
-          {
-            type: 'button',
-            class: 'ludo-roll roll-button',
-            'aria-label': t('ludo.tap_to_roll'),
-            on: {
-              click: () => {
-                revealed = view.version;
-                justRevealed = view.version;
-                render(root, { ...props, last: null });
-                props.onReveal?.();
-              },
-            },
-          },
-          h('span', { class: ['die', `die-ludo-${roller}`, 'die-blank'], 'aria-hidden': 'true' }, h('span', { class: 'die-q', text: '?' })),
-          h('span', { class: 'ludo-roll-text', text: t('ludo.tap_to_roll') }),
+      ? rollButton(
+          props,
+          t('ludo.tap_to_roll'),
+          h('span', { class: ['die', `die-ludo-${seat}`, 'die-blank'], 'aria-hidden': 'true' }, h('span', { class: 'die-q', text: '?' })),
         )
       : roll !== null
       ? h(
@@ -617,7 +591,6 @@ export default {
   seatName,
   resultDetails: (state) => /** @type {Node[]} */ (resultDetails(state)),
   rules: ludoRules,
-  covered,
   setup: {
     modes: ['computer'],
     seating: 'fixed',

@@ -4,7 +4,7 @@
 
 import { flip, h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { animating, legal, rollValue, translateEvents } from './common.js';
+import { animating, legal, rollButton, rollValue, translateEvents } from './common.js';
 import { urRules } from './ur-rules.js';
 import { reviewPanel, winChanceMeter } from './ur-review.js';
 
@@ -76,6 +76,14 @@ function dice(roll, count, rolling) {
 }
 
 /**
+ * The dice before a throw: every tip unmarked, no value.
+ * @param {number} count
+ */
+function blankDice(count) {
+  return h('div', { class: 'ur-dice blank', 'aria-hidden': 'true' }, Array.from({ length: count }, () => h('span', { class: 'tetra' })));
+}
+
+/**
  * @param {HTMLElement} root
  * @param {BoardProps} props
  */
@@ -101,6 +109,7 @@ function render(root, props) {
   /** @type {Map<string, import('../app.js').Move>} */
   const byTo = new Map();
   for (const m of moves) {
+    if (m.kind !== 'move') continue;
     const path = paths[/** @type {'light' | 'dark'} */ (m.seat)];
     const from = m.from ?? 0;
     const to = m.to ?? 0;
@@ -199,13 +208,15 @@ function render(root, props) {
   }
 
   const rolling = animating(props, 'chance');
+  const throwButton = rollButton(props, t('ur.roll_button'), blankDice(diceCount(props.rules)));
   const status = h(
     'div',
     { class: 'ur-status' },
-    roll !== null && view.status === 'ongoing'
-      ? [dice(roll, diceCount(props.rules), rolling), h('span', { class: 'roll-text', text: t('ur.rolled', { n: roll }) })]
-      : null,
-    moves.length > 0 ? h('span', { class: 'hint', text: t('ur.pick_piece') }) : null,
+    throwButton ??
+      (roll !== null && view.status === 'ongoing'
+        ? [dice(roll, diceCount(props.rules), rolling), h('span', { class: 'roll-text', text: t('ur.rolled', { n: roll }) })]
+        : null),
+    moves.length > 0 && !throwButton ? h('span', { class: 'hint', text: t('ur.pick_piece') }) : null,
   );
   flip(root, () => replace(root, h('div', { class: 'ur' }, winChanceMeter(view), status, board)), animating(props, 'move') ? props.pace * 0.8 : 0);
 }

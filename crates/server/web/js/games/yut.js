@@ -10,7 +10,7 @@
 
 import { flip, h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { animating, legal, translateEvents } from './common.js';
+import { animating, legal, rollButton, translateEvents } from './common.js';
 import { yutRules } from './yut-rules.js';
 
 /** @typedef {import('../app.js').BoardProps} BoardProps */
@@ -452,9 +452,13 @@ function board(props) {
   const extra = (props.last?.events ?? []).some((e) => /throws again$|earns a bonus throw$/.test(e));
   const pool = /** @type {string[]} */ (view.pool ?? []);
   const chipsSelectable = spendable.size > 1;
+  // The person's own throw (seeds 000 and 001: each player presses the throw button, in the
+  // ceremony too): the server draws it when tapped.
+  const throwButton = rollButton(props, t('yut.throw_button'), sticks('yut', false));
   const throwBox = h(
     'div',
     { class: 'yut-throw' },
+    throwButton,
     last && view.status === 'ongoing'
       ? h(
           'div',
@@ -745,6 +749,8 @@ export default {
       if (teams) return [4, 6, 8].includes(players) ? players : 4;
       return players <= 4 ? players : 2;
     },
+    // The individual or team choice comes first, above the seats (the page asks for it first).
+    firstOptions: ['mode'],
     optionOrder: ['mode', 'teammate', 'pieces', 'order', 'shortcuts', 'stacking', 'exit', 'finish', 'backdo', 'nak', 'nak_rule', 'stick_flat'],
   },
 };

@@ -1,6 +1,7 @@
-// Home: the four games, the player's nickname, the animation setting, links to stats and history.
+// Home: the four games, the player's nickname, the animation and rolls settings, links to stats
+// and history.
 
-import { GAME_ORDER, me } from '../app.js';
+import { GAME_ORDER, ROLLS_KEY, me } from '../app.js';
 import { api } from '../api.js';
 import { h, toast } from '../dom.js';
 import { errorText, t } from '../i18n.js';
@@ -29,6 +30,7 @@ export function homePage(view) {
     ),
     nicknameForm(),
     paceForm(),
+    rollsForm(),
     h(
       'p',
       { class: 'links' },
@@ -77,25 +79,40 @@ function nicknameForm() {
   );
 }
 
-function paceForm() {
-  const current = localStorage.getItem('madang.pace') ?? 'normal';
+/**
+ * One of the page's settings kept in `localStorage` as radio buttons.
+ * @param {string} key the storage key (`madang.pace`)
+ * @param {string} name the form's name and its messages' prefix (`pace`: `home.pace`, `home.pace.fast`)
+ * @param {string[]} values the choices, the default first
+ */
+function settingForm(key, name, values) {
+  const current = localStorage.getItem(key) ?? values[0];
   return h(
     'fieldset',
-    { class: 'panel pace' },
-    h('legend', { text: t('home.pace') }),
-    ['normal', 'fast', 'off'].map((value) =>
+    { class: `panel setting ${name}` },
+    h('legend', { text: t(`home.${name}`) }),
+    values.map((value) =>
       h(
         'label',
         { class: 'choice' },
         h('input', {
           type: 'radio',
-          name: 'pace',
+          name,
           value,
           checked: current === value,
-          on: { change: () => localStorage.setItem('madang.pace', value) },
+          on: { change: () => localStorage.setItem(key, value) },
         }),
-        t(`home.pace.${value}`),
+        t(`home.${name}.${value}`),
       ),
     ),
   );
+}
+
+function paceForm() {
+  return settingForm('madang.pace', 'pace', ['normal', 'fast', 'off']);
+}
+
+/** Your own rolls and throws: by a tap (the seeds' throw button) or automatic (for speed). */
+function rollsForm() {
+  return settingForm(ROLLS_KEY, 'rolls', ['tap', 'auto']);
 }

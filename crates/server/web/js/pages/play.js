@@ -1,10 +1,21 @@
 // The board page of one game: the live WebSocket, paced animation of what the computer and the
 // dice did, the move log, whose turn it is, resign / leave / new game, and the end screen.
 
-import { GAMES, entry as catalogueEntry, pace } from '../app.js';
+import { FRESH_KEY, GAMES, againRequest, autoRolls, entry as catalogueEntry, openFresh, pace, setAutoRolls } from '../app.js';
 import { GameSocket, api } from '../api.js';
 import { h, replace, sleep, toast } from '../dom.js';
 import { duration, errorText, t } from '../i18n.js';
+
+/**
+ * Whether the seat `seat` of `state` plays for a side that `sides` contains (a team's player
+ * wins with the team).
+ * @param {any} state
+ * @param {Set<string>} mine the requester's seats
+ * @param {string} side a side name (a seat, or a team in Yut's team modes)
+ */
+function onSide(state, mine, side) {
+  return state.seats.some((/** @type {any} */ s) => mine.has(s.name) && (s.side ?? s.name) === side);
+}
 
 /** @typedef {import('../app.js').ActionEntry} ActionEntry */
 /** @typedef {import('../app.js').LogEntry} LogEntry */
@@ -54,6 +65,9 @@ export async function playPage(view, id) {
   const fairness = h('details', { class: 'fairness' });
   const resultBox = h('section', { class: 'result', id: 'result', hidden: true, 'aria-live': 'polite' });
   const connection = h('p', { class: 'connection', hidden: true, role: 'status', text: t('play.reconnecting') });
+  // What the person's own latest roll did (a pass when nothing could move, another throw, …),
+  // shown after their tap until their next action.
+  const notice = h('p', { class: 'roll-notice', id: 'roll-notice', hidden: true, role: 'status' });
 
   view.append(
     h(
@@ -61,6 +75,7 @@ export async function playPage(view, id) {
       { class: 'play-head' },
       h('h1', { text: t(`game.${state.game}.name`) }),
       turn,
+      notice,
       connection,
     ),
     resultBox,
@@ -81,10 +96,19 @@ export async function playPage(view, id) {
   );
 
   let busy = false;
+  // A game just created opens at its start and shows what the computer did first.
+  const fresh = sessionStorage.getItem(FRESH_KEY) === id;
+  if (fresh) sessionStorage.removeItem(FRESH_KEY);
   // The log shows entries up to this version; the first `hello` asks for the last few entries
   // before the current state so that a resumed game shows its recent moves.
-  let logged = Math.max(0, state.version - 30);
+  let logged = fresh ? 0 : Math.max(0, state.version - 30);
+  // The board shows the game at this version: later entries are animated when they arrive.
+  let shown = fresh ? 0 : state.version;
   let connected = false;
+  /** The version at which the person asked for their own roll (its line becomes the notice). */
+  let rolledAt = -1;
+  /** The version whose roll was made automatically (once per version). */
+  let autoAt = -1;
   /** @type {ActionEntry | null} */
   let lastEntry = null;
   /** @type {Promise<void>} */
@@ -94,8 +118,16 @@ export async function playPage(view, id) {
   function play(action) {
     if (busy || state.status !== 'ongoing') return;
     busy = true;
+    notice.hidden = true;
+    rolledAt = action === state.awaiting && state.to_move === 'chance' ? state.version : -1;
     draw(state, []);
     socket.send({ type: 'action', action, version: state.version });
+  }
+
+  /** The person's own roll or throw, when one is due: the move that is the awaited word. */
+  function dueRoll() {
+    if (state.status !== 'ongoing' || state.to_move !== 'chance') return null;
+    return (state.moves ?? []).find((/** @type {any} */ m) => m.action === state.awaiting) ?? null;
   }
 
   /**
@@ -112,7 +144,6 @@ export async function playPage(view, id) {
       seats: state.seats.map((/** @type {any} */ s) => s.name),
       last: lastEntry,
       pace: speed,
-      onReveal: reveal,
     });
   }
 
@@ -122,52 +153,43 @@ export async function playPage(view, id) {
     return module.seatName(seat);
   }
 
-  /** The log line of a roll the board still covers (Ludo's die before the tap), or null. */
-  /** @type {HTMLElement | null} */
-  let heldBack = null;
-
-  /** Shows the held-back roll: the person has uncovered the die. */
-  function reveal() {
-    if (!heldBack) return;
-    heldBack.hidden = false;
-    heldBack = null;
-    log.scrollTop = log.scrollHeight;
-  }
-
-  /**
-   * @param {LogEntry} e
-   * @param {boolean} [hide] the entry is a roll the board covers: its line waits for `reveal`
-   */
-  function logLine(e, hide = false) {
+  /** @param {LogEntry} e */
+  function logLine(e) {
     const text =
       e.type === 'end'
         ? e.end.reason === 'resign'
           ? t('result.resigned', { seat: who(e.end.by) })
           : t('result.abandoned')
         : module.describe(e);
-    const item = h('li', { class: e.type === 'action' ? e.by : 'end', value: e.version, text, hidden: hide });
-    if (hide) heldBack = item;
+    const item = h('li', { class: e.type === 'action' ? e.by : 'end', value: e.version, text });
     log.append(item);
     while (log.children.length > 400) log.firstElementChild?.remove();
     log.scrollTop = log.scrollHeight;
+  }
+
+  /**
+   * Whose turn the header names: the person's ("your turn", or the seat on one screen), else
+   * the seat that is playing.
+   * @param {string} seat
+   */
+  function turnText(seat) {
+    if (!state.my_seats.includes(seat)) return t('play.thinking', { seat: who(seat) });
+    return state.mode === 'same_screen' ? t('play.turn_of', { seat: who(seat) }) : t('play.your_turn');
   }
 
   function drawTurn() {
     const mine = new Set(state.my_seats);
     if (state.status === 'finished') {
       turn.textContent = t('play.over');
-    } else if (state.to_move && mine.has(state.to_move)) {
-      turn.textContent =
-        state.mode === 'same_screen' ? t('play.turn_of', { seat: who(state.to_move) }) : t('play.your_turn');
-    } else if (state.to_move) {
-      turn.textContent = t('play.thinking', { seat: who(state.to_move) });
+    } else if (state.to_act) {
+      turn.textContent = turnText(state.to_act);
     }
     replace(
       seatsBox,
       state.seats.map((/** @type {any} */ s) =>
         h(
           'li',
-          { class: ['seat', `seat-${s.name}`, s.name === state.to_move && state.status === 'ongoing' && 'to-move'] },
+          { class: ['seat', `seat-${s.name}`, s.name === state.to_act && state.status === 'ongoing' && 'to-move'] },
           h('span', { class: 'seat-swatch', 'aria-hidden': 'true' }),
           h('span', { class: 'seat-name', text: module.seatName(s.name) }),
           h('span', {
@@ -187,8 +209,20 @@ export async function playPage(view, id) {
   function drawControls() {
     const info = catalogueEntry(state.game);
     const ongoing = state.status === 'ongoing' && state.my_seats.length > 0;
+    const auto = h('input', {
+      type: 'checkbox',
+      id: 'auto-rolls',
+      checked: autoRolls(),
+      on: {
+        change: (/** @type {Event} */ e) => {
+          setAutoRolls(/** @type {HTMLInputElement} */ (e.target).checked);
+          rollIfAuto();
+        },
+      },
+    });
     replace(
       controls,
+      ongoing ? h('label', { class: 'choice auto-rolls' }, auto, t('play.auto_rolls')) : null,
       ongoing && info.endings.includes('resign') ? confirmButton('resign', t('play.resign'), t('play.resign_confirm'), () => end('resign')) : null,
       ongoing && info.endings.includes('leave') ? confirmButton('leave', t('play.leave'), t('play.leave_confirm'), () => end('leave')) : null,
       h('a', { class: 'button', id: 'new-game', href: `#/setup/${state.game}`, text: t('play.new_game') }),
@@ -218,8 +252,9 @@ export async function playPage(view, id) {
     const result = state.result ?? {};
     let headline = resultText(module, state);
     if (state.mode !== 'same_screen' && mine.size > 0 && !state.end) {
-      if (result.winner !== undefined) headline = mine.has(result.winner) ? t('result.you_won') : t('result.you_lost');
-      else if (result.ranking) headline = mine.has(result.ranking[0]) ? t('result.you_won') : t('result.you_lost');
+      // The result names sides: a team's win is won by each of its players.
+      const won = result.winner !== undefined ? result.winner : result.ranking?.[0];
+      if (won !== undefined) headline = onSide(state, mine, won) ? t('result.you_won') : t('result.you_lost');
     }
     const record = await api('GET', `/api/games/${id}/record`);
     const moves = record.actions.filter((/** @type {string} */ a) => !isChance(a)).length;
@@ -238,7 +273,8 @@ export async function playPage(view, id) {
       h(
         'div',
         { class: 'actions' },
-        h('a', { class: 'button primary', id: 'play-again', href: `#/setup/${state.game}`, text: t('result.play_again') }),
+        h('button', { type: 'button', class: 'primary', id: 'play-again', text: t('result.play_again'), on: { click: () => void again() } }),
+        h('a', { class: 'button', id: 'change-setup', href: `#/setup/${state.game}`, text: t('result.change_setup') }),
         h('a', { class: 'button', href: `#/replay/${id}`, text: t('result.replay') }),
         h('a', { class: 'button', href: `/api/games/${id}/record`, download: `madang-${state.game}-${id}.json`, text: t('result.download') }),
         h('a', { class: 'button', id: 'home', href: '#/', text: t('nav.home') }),
@@ -247,15 +283,38 @@ export async function playPage(view, id) {
     resultBox.hidden = false;
   }
 
+  /** Plays the same set-up again: a new game with these rules and seats. */
+  async function again() {
+    try {
+      const next = await api('POST', '/api/games', againRequest(state));
+      openFresh(next.id);
+    } catch (err) {
+      toast(errorText(err), 'error');
+    }
+  }
+
+  /** With the automatic setting, asks for the person's own roll as soon as it is due. */
+  function rollIfAuto() {
+    const move = dueRoll();
+    if (!move || busy || !autoRolls() || autoAt === state.version) return;
+    autoAt = state.version;
+    const version = state.version;
+    window.setTimeout(() => {
+      if (state.version === version) play(move.action);
+    }, Math.min(speed, 300));
+  }
+
   /** @param {any} next */
   async function settle(next) {
     state = next;
     busy = false;
+    shown = state.version;
     view.dataset.version = String(state.version);
     draw(state, state.moves);
     drawTurn();
     drawControls();
     await drawResult();
+    rollIfAuto();
   }
 
   /** @param {any} message */
@@ -269,28 +328,29 @@ export async function playPage(view, id) {
         socket.send({ type: 'hello', version: state.version });
         return;
       }
-      // A roll held back before is history now (the person revealed it, or left the game).
-      reveal();
-      // The roll that led to the new state stays out of sight (log line and animation) while
-      // the board covers it (Ludo: until the person taps the die).
-      const next = message.state;
-      const coveredVersion = module.covered?.(next, next.moves) ? next.version : -1;
       for (const e of /** @type {LogEntry[]} */ (message.events)) {
         if (e.version > logged) {
-          logLine(e, e.version === coveredVersion && e.type === 'action' && e.by === 'chance');
+          logLine(e);
           logged = e.version;
         }
-        if (e.version <= state.version) continue;
         if (e.type !== 'action') continue;
+        // The person's own roll: when it did not simply lead to their move (a pass because no
+        // piece can move, another throw), what it did stays in view until their next action.
+        const decides = message.state.version === e.version && message.state.to_move === e.seat;
+        if (e.version === rolledAt + 1 && e.by === 'chance' && !decides) {
+          notice.textContent = module.describe(e);
+          notice.hidden = false;
+        }
+        if (e.version <= shown) continue;
         lastEntry = e;
-        if (speed > 0 && e.version !== coveredVersion) {
+        if (speed > 0) {
           const step = await api('GET', `/api/games/${id}/steps/${e.index + 1}`);
           draw(step, []);
-          // Whose turn the step shows: the seat that acted, or after a roll the seat to decide.
-          const seat = e.seat ?? (step.to_move && step.to_move !== 'chance' ? step.to_move : null);
-          if (seat) turn.textContent = t('play.thinking', { seat: who(seat) });
+          // Whose turn the step shows: the seat that acted or whose roll it was.
+          if (e.seat) turn.textContent = turnText(e.seat);
           await sleep(e.by === 'chance' ? speed : e.by === 'cpu' ? speed * 1.5 : speed / 2);
         }
+        shown = e.version;
       }
       await settle(message.state);
     } else if (message.type === 'error') {
@@ -313,7 +373,15 @@ export async function playPage(view, id) {
     },
   );
 
-  await settle(state);
+  if (fresh && state.version > 0) {
+    // Opens at the start: the entries before the person's first action arrive with `hello`
+    // (from version 0) and are shown one by one.
+    draw(await api('GET', `/api/games/${id}/steps/0`), []);
+    drawTurn();
+    drawControls();
+  } else {
+    await settle(state);
+  }
   return () => socket.close();
 }
 

@@ -2,7 +2,7 @@
 // computer seats and start), live play over the room's WebSocket with presence, draw offers,
 // resign, rematch, chat, and spectators.
 
-import { GAMES, entry, levelsFor, me, pace } from '../app.js';
+import { GAMES, autoRolls, entry, levelsFor, me, pace } from '../app.js';
 import { ApiError, api } from '../api.js';
 import { h, replace, sleep, toast } from '../dom.js';
 import { errorText, t } from '../i18n.js';
@@ -240,6 +240,9 @@ export async function roomPage(view, rawCode) {
   }
 
   // --- the game ---------------------------------------------------------------------------
+  /** The version whose roll was made automatically. */
+  let autoAt = -1;
+
   /** @param {string} action */
   function play(action) {
     if (busy || !room.state || room.state.status !== 'ongoing') return;
@@ -269,10 +272,19 @@ export async function roomPage(view, rawCode) {
   function drawGame() {
     const state = room.state;
     const mine = mySeat();
-    const myTurn = state && state.status === 'ongoing' && state.to_move === mine && room.status === 'playing';
+    const myTurn = state && state.status === 'ongoing' && state.to_act === mine && room.status === 'playing';
     drawBoard(state, myTurn && !busy ? state.moves : []);
+    // The person's own roll, made at once with the automatic setting (once per version).
+    const roll = myTurn && state.to_move === 'chance' ? state.moves.find((/** @type {any} */ m) => m.action === state.awaiting) : null;
+    if (roll && !busy && autoRolls() && autoAt !== state.version) {
+      autoAt = state.version;
+      const at = state.version;
+      window.setTimeout(() => {
+        if (room.state?.version === at) play(roll.action);
+      }, Math.min(speed, 300));
+    }
     if (room.status === 'playing' && state) {
-      const who = state.to_move;
+      const who = state.to_act;
       const s = room.seats.find((/** @type {any} */ x) => x.name === who);
       turn.textContent = who === mine ? t('play.your_turn') : who ? t('room.turn_of', { seat: seatLabel(who) }) + (s && !s.connected && s.kind === 'human' ? ` · ${t('room.away')}` : '') : '';
     } else if (room.status === 'finished') {
@@ -285,7 +297,7 @@ export async function roomPage(view, rawCode) {
       room.seats.map((/** @type {any} */ s) =>
         h(
           'li',
-          { class: ['seat', `seat-${s.name}`, state && s.name === state.to_move && state.status === 'ongoing' && 'to-move', !s.connected && s.kind === 'human' && 'away'], dataset: { seat: s.name } },
+          { class: ['seat', `seat-${s.name}`, state && s.name === state.to_act && state.status === 'ongoing' && 'to-move', !s.connected && s.kind === 'human' && 'away'], dataset: { seat: s.name } },
           h('span', { class: 'seat-swatch', 'aria-hidden': 'true' }),
           h('span', { class: 'seat-name', text: module.seatName(s.name) }),
           h('span', { class: 'seat-who', text: s.name === mine ? `${t('play.you')} · ${seatState(s)}` : seatState(s) }),

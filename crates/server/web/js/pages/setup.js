@@ -1,7 +1,7 @@
 // Set-up of a new game: mode, CPU level, seats and rule options (from the catalogue), then
 // `POST /api/games` and on to the board.
 
-import { GAMES, ROOM_GAMES, entry, levelsFor } from '../app.js';
+import { GAMES, ROOM_GAMES, entry, levelsFor, openFresh } from '../app.js';
 import { holdSeat } from './room.js';
 import { api } from '../api.js';
 import { h, replace, toast } from '../dom.js';
@@ -19,6 +19,32 @@ export function optionLabel(game, key, value) {
 }
 
 /**
+ * A set-up as the page keeps it between games (`localStorage`, per game): the last one started,
+ * so that the set-up page and "play again" offer the same game again.
+ * @typedef {{mode: string, players: number, level: string, side: number, rules: Record<string, any>,
+ *   seatKinds: string[], isPublic?: boolean, turnSeconds?: number | null}} SavedSetup
+ */
+
+/** @param {string} game */
+function setupKey(game) {
+  return `madang.setup.${game}`;
+}
+
+/**
+ * The set-up last started for `game`, or null.
+ * @param {string} game
+ * @returns {SavedSetup | null}
+ */
+function savedSetup(game) {
+  try {
+    const value = JSON.parse(localStorage.getItem(setupKey(game)) ?? 'null');
+    return value && typeof value === 'object' && value.rules && typeof value.rules === 'object' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * @param {HTMLElement} view
  * @param {string} game
  */
@@ -28,18 +54,24 @@ export function setupPage(view, game, wanted) {
   const spec = module.setup;
   /** @type {('computer' | 'same_screen' | 'room')[]} */
   const modes = ROOM_GAMES.includes(game) ? [...spec.modes, 'room'] : [...spec.modes];
+  const saved = savedSetup(game);
   /** @type {'computer' | 'same_screen' | 'room'} */
-  let mode = wanted === 'room' && modes.includes('room') ? 'room' : modes[0];
-  let isPublic = false;
+  let mode =
+    wanted === 'room' && modes.includes('room')
+      ? 'room'
+      : saved && modes.includes(/** @type {any} */ (saved.mode)) && saved.mode !== 'room'
+        ? /** @type {any} */ (saved.mode)
+        : modes[0];
+  let isPublic = saved?.isPublic ?? false;
   /** @type {number | null} */
-  let turnSeconds = null;
-  let players = info.players.default ?? info.players.allowed[0];
-  let level = info.levels.includes('normal') ? 'normal' : info.levels[0];
-  let side = 0;
+  let turnSeconds = saved?.turnSeconds ?? null;
+  let players = saved && info.players.allowed.includes(saved.players) ? saved.players : info.players.default ?? info.players.allowed[0];
+  let level = saved && info.levels.includes(saved.level) ? saved.level : info.levels.includes('normal') ? 'normal' : info.levels[0];
+  let side = saved?.side ?? 0;
   /** @type {Record<string, any>} */
-  const rules = {};
+  const rules = { ...(saved?.rules ?? {}) };
   /** @type {string[]} */
-  let seatKinds = [];
+  let seatKinds = saved?.seatKinds ?? [];
 
   const seatsBox = h('div', { class: 'seats' });
   const levelBox = h('div', { class: 'field' });
@@ -262,36 +294,41 @@ export function setupPage(view, game, wanted) {
   const options = (spec.optionOrder ?? info.options.map((/** @type {any} */ o) => o.key))
     .map((key) => info.options.find((/** @type {any} */ o) => o.key === key))
     .filter(Boolean);
-  const optionsBox = options.length === 0 ? null : h(
-    'details',
-    { class: 'options' },
-    h('summary', { text: t('setup.options') }),
-    options.map((/** @type {any} */ o) =>
-      optionField(game, o, (value) => {
-        if (value === undefined) delete rules[o.key];
-        else rules[o.key] = value;
-        const adjusted = spec.adjustPlayers ? spec.adjustPlayers(rules, players) : players;
-        if (adjusted !== players) {
-          players = adjusted;
-          const select = /** @type {HTMLSelectElement | null} */ (view.querySelector('#players'));
-          if (select) select.value = String(players);
-          seatKinds = [];
-          drawSeats();
-        }
-        if (spec.seating === 'seats' || o.key === 'mode') {
-          seatKinds = [];
-          drawSeats();
-        } else {
-          drawLevel();
-        }
-      }),
-    ),
-  );
+  // The options chosen before anything else (Yut's individual or team mode) stand above the
+  // seats; the others are in the collapsed rule settings.
+  const first = new Set(spec.firstOptions ?? []);
+  /** @param {any} o */
+  const field = (o) =>
+    optionField(game, o, rules[o.key], (value) => {
+      const before = seatNames().join(',');
+      if (value === undefined) delete rules[o.key];
+      else rules[o.key] = value;
+      const adjusted = spec.adjustPlayers ? spec.adjustPlayers(rules, players) : players;
+      if (adjusted !== players) {
+        players = adjusted;
+        const select = /** @type {HTMLSelectElement | null} */ (view.querySelector('#players'));
+        if (select) select.value = String(players);
+      }
+      // New seats (Yut's team modes name them A1, B1, …): the seat choices start again.
+      if (seatNames().join(',') !== before) {
+        seatKinds = [];
+        drawSeats();
+      } else {
+        drawLevel();
+      }
+    });
+  const firstBox = options.filter((/** @type {any} */ o) => first.has(o.key)).map(field);
+  const rest = options.filter((/** @type {any} */ o) => !first.has(o.key));
+  const optionsBox =
+    rest.length === 0 ? null : h('details', { class: 'options' }, h('summary', { text: t('setup.options') }), rest.map(field));
 
   async function start(/** @type {Event} */ e) {
     e.preventDefault();
     error.textContent = '';
     const names = seatNames();
+    /** @type {SavedSetup} */
+    const keep = { mode, players, level, side, rules, seatKinds, isPublic, turnSeconds };
+    localStorage.setItem(setupKey(game), JSON.stringify(keep));
     if (mode === 'room') {
       /** @type {Record<string, string>} */
       const cpu = {};
@@ -323,7 +360,7 @@ export function setupPage(view, game, wanted) {
     if (seed) body.seed = seed;
     try {
       const state = await api('POST', '/api/games', body);
-      location.hash = `#/play/${state.id}`;
+      openFresh(state.id);
     } catch (err) {
       error.textContent = errorText(err);
       toast(errorText(err), 'error');
@@ -338,6 +375,7 @@ export function setupPage(view, game, wanted) {
       h('h1', { text: t(`game.${game}.name`) }),
       h('p', {}, t(`game.${game}.line`), ' ', h('a', { href: `#/rules/${game}`, text: t('home.rules') })),
       modeBox,
+      firstBox,
       playersBox,
       seatsBox,
       levelBox,
@@ -353,13 +391,15 @@ export function setupPage(view, game, wanted) {
  * default" and are sent only when set; others are sent only when they differ from the default.
  * @param {string} game
  * @param {any} o the catalogue option
+ * @param {any} initial the value chosen before (a kept set-up), or `undefined` for the default
  * @param {(value: any) => void} set called with the value to send, or `undefined` for the default
  */
-function optionField(game, o, set) {
+function optionField(game, o, initial, set) {
   const id = `opt-${o.key}`;
   const dependent = Boolean(o.depends_on);
   const label = h('label', { for: id, text: optionLabel(game, o.key) });
   const note = has(`opt.${game}.${o.key}.note`) ? h('p', { class: 'hint', text: t(`opt.${game}.${o.key}.note`) }) : null;
+  const chosen = initial !== undefined;
   /** @type {HTMLElement} */
   let control;
   if (o.type === 'enum' || o.type === 'boolean') {
@@ -381,11 +421,11 @@ function optionField(game, o, set) {
           },
         },
       },
-      dependent ? h('option', { value: '', selected: true, text: t('setup.preset_default') }) : null,
+      dependent ? h('option', { value: '', selected: !chosen, text: t('setup.preset_default') }) : null,
       values.map((v) =>
         h('option', {
           value: String(v),
-          selected: !dependent && v === o.default,
+          selected: chosen ? v === initial : !dependent && v === o.default,
           text: v === o.default && !dependent ? `${text(v)} ${t('setup.default_mark')}` : text(v),
         }),
       ),
@@ -398,7 +438,7 @@ function optionField(game, o, set) {
       inputmode: 'numeric',
       min: o.min,
       max: o.max,
-      value: dependent ? '' : o.default,
+      value: chosen ? initial : dependent ? '' : o.default,
       placeholder: dependent ? t('setup.preset_default') : String(o.default),
       on: {
         input: (/** @type {Event} */ e) => {
@@ -414,7 +454,7 @@ function optionField(game, o, set) {
       name: o.key,
       rows: 5,
       spellcheck: 'false',
-      text: o.default.join('\n'),
+      text: (Array.isArray(initial) ? initial : o.default).join('\n'),
       on: {
         input: (/** @type {Event} */ e) => {
           const lines = /** @type {HTMLTextAreaElement} */ (e.target).value
@@ -429,7 +469,7 @@ function optionField(game, o, set) {
     control = h('input', {
       id,
       name: o.key,
-      value: o.default,
+      value: chosen ? initial : o.default,
       on: {
         input: (/** @type {Event} */ e) => {
           const raw = /** @type {HTMLInputElement} */ (e.target).value.trim();
