@@ -77,8 +77,14 @@ test('a record file replays in the browser; a bad one gets a clear error', async
   allow(/422/);
   const bad = { ...record, actions: ['roll 2', 'move 5'] };
   await page.locator('#record-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
-  await page.locator('.error', { hasText: 'cannot be replayed' }).waitFor();
-  assert.match(await page.locator('.error').textContent(), /action 1 "move 5"/);
+  await page.locator('#record-why').waitFor();
+  // Which action, and what the game awaited instead (with a 2 and every piece in hand light can
+  // only enter), with the server's words as a technical note.
+  assert.equal(
+    await page.locator('#record-why').textContent(),
+    'Action 2 of the record, “move 5”, cannot be played. At that point it was Light’s turn (a move), and the legal actions were: move 0.',
+  );
+  assert.match(await page.locator('.error .detail').textContent(), /action 1 "move 5"/);
   await page.locator('#record-file').setInputFiles({ name: 'x.json', mimeType: 'application/json', buffer: Buffer.from('{not json') });
   await page.locator('.error', { hasText: 'not JSON' }).waitFor();
   check();

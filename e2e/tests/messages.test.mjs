@@ -3,7 +3,7 @@
 // in both, so a refusal is never shown in the server's English on a Korean page. No browser.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ROOT } from '../lib.mjs';
@@ -17,7 +17,7 @@ async function catalogues() {
 }
 
 /** The `{name}` placeholders of a message, sorted. */
-const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+const placeholders = (text) => [...text.matchAll(/\{(\w+)(?:\|[^}]+)?\}/g)].map((m) => m[1]).sort();
 
 test('English and Korean have the same keys, none empty, with the same placeholders', async () => {
   for (const [name, part] of await catalogues()) {
@@ -49,5 +49,19 @@ test('every error code of docs/api.md has a text in both languages', async () =>
   for (const lang of ['en', 'ko']) {
     const missing = [...codes].filter((c) => !(`error.code.${c}` in app[lang]));
     assert.deepEqual(missing, [], `error.code.* missing in ${lang}`);
+  }
+});
+
+test('Korean texts choose their particles: no placeholder pairs such as (으)로 or 이(가)', async () => {
+  // In the catalogues and in every other client file with Korean text (the rules pages).
+  const pairs = /\((으|이|을|를|은|는|과|와)\)|이\(가\)|을\(를\)|은\(는\)|와\(과\)/;
+  for (const [name, part] of await catalogues()) {
+    for (const [key, text] of Object.entries(part.ko)) assert.doesNotMatch(text, pairs, `messages/${name}.js ${key}: ${text}`);
+  }
+  const js = path.join(ROOT, 'crates', 'server', 'web', 'js');
+  for (const file of readdirSync(js, { recursive: true }).filter((f) => String(f).endsWith('.js') && !String(f).endsWith('korean.js'))) {
+    readFileSync(path.join(js, String(file)), 'utf8')
+      .split('\n')
+      .forEach((line, i) => assert.doesNotMatch(line, pairs, `js/${file}:${i + 1}: ${line.trim()}`));
   }
 });

@@ -59,7 +59,11 @@ pub enum EndReason {
 }
 
 impl End {
-    pub(crate) fn check(&self, seats: &[String]) -> Result<(), RecordError> {
+    /// Checks that the ending names one of `seats`.
+    ///
+    /// # Errors
+    /// [`RecordError::Malformed`] naming `end.by` and the seats.
+    pub fn check(&self, seats: &[String]) -> Result<(), RecordError> {
         if seats.contains(&self.by) {
             Ok(())
         } else {

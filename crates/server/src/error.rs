@@ -61,12 +61,21 @@ pub struct ApiError {
     pub message: String,
     /// The game's current version, where it helps the client resynchronise.
     pub version: Option<u64>,
+    /// What the refusal is about, as data a client can explain in its own language (an illegal
+    /// action of a record: its index, text, and what the game awaited instead).
+    pub detail: Option<Box<serde_json::Value>>,
 }
 
 impl ApiError {
     /// An error with this status, code and message.
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, code, message: message.into(), version: None }
+        ApiError { status, code, message: message.into(), version: None, detail: None }
+    }
+
+    /// Adds `detail` (see [`ApiError::detail`]).
+    pub fn with_detail(mut self, detail: serde_json::Value) -> Self {
+        self.detail = Some(Box::new(detail));
+        self
     }
 
     /// Adds the game's current version.
@@ -115,6 +124,9 @@ impl ApiError {
         let mut error = json!({ "code": self.code, "message": self.message });
         if let Some(version) = self.version {
             error["version"] = json!(version);
+        }
+        if let Some(detail) = &self.detail {
+            error["detail"] = (**detail).clone();
         }
         json!({ "error": error })
     }

@@ -433,22 +433,54 @@ async fn replay_record(JsonBody(request): JsonBody<ReplayRequest>) -> Result<Jso
             format!("step {step} is beyond this record's {steps} actions"),
         ));
     }
-    // Check the whole record first, so a bad action anywhere is reported whatever the step.
-    madang_games::play_record(&record).map_err(bad)?;
     let board = catalogue::board(&record.game, &record.rules, record.players).map_err(bad)?;
+    // Play the whole record first, so that a bad action anywhere is reported whatever the step,
+    // noting each action as the game's log would: whose it was, and what it caused.
+    let mut game = madang_games::open(&record.game, &record.rules, record.players).map_err(bad)?;
+    if let Some(end) = &record.end {
+        end.check(&game.seat_names()).map_err(bad)?;
+    }
+    let names = game.seat_names();
+    let kinds: Vec<Option<String>> = names
+        .iter()
+        .map(|name| {
+            let seats = request.record.get("seats").and_then(Value::as_array);
+            let seat = seats.and_then(|list| list.iter().find(|s| s.get("name").and_then(Value::as_str) == Some(name)));
+            seat.and_then(|s| s.get("kind")).and_then(Value::as_str).map(str::to_owned)
+        })
+        .collect();
+    let mut entries = Vec::with_capacity(steps);
+    let mut last_chance = None;
+    let mut action_events = None;
+    for (index, text) in record.actions.iter().enumerate() {
+        let turn = game.turn();
+        let (seat, by) = match turn {
+            madang_core::Turn::Seat(s) => (Some(s), if kinds[s].as_deref() == Some("cpu") { "cpu" } else { "human" }),
+            _ => (game.thrower(), "chance"),
+        };
+        let events = match game.apply(text) {
+            Ok(events) => events,
+            Err(error) => {
+                // What the game awaited instead, as data the page explains in its language.
+                let view = game.view(Vec::new(), None);
+                let detail = json!({"index": index, "action": madang_core::echo(text), "to_move": view.to_move,
+                                    "awaiting": view.awaiting, "legal": view.legal, "status": view.status});
+                return Err(bad(error.into()).with_detail(detail));
+            }
+        };
+        if index < step {
+            if turn == madang_core::Turn::Chance {
+                last_chance = Some(text.clone());
+            }
+            action_events = Some(events.clone());
+        }
+        entries.push(json!({"version": index + 1, "type": "action", "index": index, "action": text,
+                            "seat": seat.map(|s| names[s].clone()), "by": by, "events": events}));
+    }
     let action = step.checked_sub(1).map(|i| record.actions[i].clone());
     record.actions.truncate(step);
     if step < steps {
         record.end = None;
-    }
-    let mut game = madang_games::open(&record.game, &record.rules, record.players).map_err(bad)?;
-    let mut last_chance = None;
-    let mut action_events = None;
-    for text in &record.actions {
-        if matches!(game.turn(), madang_core::Turn::Chance) {
-            last_chance = Some(text.clone());
-        }
-        action_events = Some(game.apply(text).map_err(|e| bad(e.into()))?);
     }
     let view = madang_games::replay(&record).map_err(bad)?;
     let mut value = serde_json::to_value(&view).map_err(|e| ApiError::internal(e.to_string()))?;
@@ -459,5 +491,6 @@ async fn replay_record(JsonBody(request): JsonBody<ReplayRequest>) -> Result<Jso
     value["action_events"] = json!(action_events);
     value["board"] = board;
     value["rules"] = record.rules.clone();
+    value["entries"] = Value::Array(entries);
     Ok(Json(value))
 }

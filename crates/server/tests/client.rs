@@ -69,6 +69,27 @@ async fn a_record_the_client_holds_replays_step_by_step() {
     assert_eq!(end["last_chance"], "roll 4");
     // The board geometry of the record's rules: the Bell path starts at A4.
     assert_eq!(end["board"]["light_path"][0], "A4");
+    // Every action as the game's log has it: whose it was (a roll's thrower), by whom, what it
+    // caused — the replay's move list. Light rolls 2 and enters on 2, dark rolls 3 and enters
+    // on 3, light's 0 passes, dark rolls 4 (spec README, the worked example).
+    let entries = end["entries"].as_array().unwrap();
+    let seen: Vec<(&str, &str, &str)> = entries
+        .iter()
+        .map(|e| (e["action"].as_str().unwrap(), e["seat"].as_str().unwrap(), e["by"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("roll 2", "light", "chance"),
+            ("move 0", "light", "human"),
+            ("roll 3", "dark", "chance"),
+            ("move 0", "dark", "human"),
+            ("roll 0", "light", "chance"),
+            ("roll 4", "dark", "chance"),
+        ]
+    );
+    assert_eq!(entries[1]["events"], json!(["light enters a piece on 2 (A3)"]));
+    assert_eq!((entries[5]["index"].clone(), entries[5]["version"].clone()), (json!(5), json!(6)));
 
     // After two actions: light has entered with its roll of 2.
     let (_, two) = client.post("/api/replay", json!({"record": worked_example(), "step": 2})).await;
@@ -88,6 +109,12 @@ async fn a_record_the_client_holds_replays_step_by_step() {
     bad["actions"][1] = json!("move 5");
     let answer = client.post("/api/replay", json!({"record": bad, "step": 1})).await;
     assert_refused(&answer, 422, "illegal_action", "action 1 \"move 5\"");
+    // With what the game awaited instead, as data: after a 2 with every piece in hand light can
+    // only enter (move 0).
+    assert_eq!(
+        answer.1["error"]["detail"],
+        json!({"index": 1, "action": "move 5", "to_move": "light", "awaiting": "move", "legal": ["move 0"], "status": "ongoing"})
+    );
     let answer =
         client.post("/api/replay", json!({"record": {"game": "ur", "rules": {"pices": 3}, "actions": []}})).await;
     assert_refused(&answer, 422, "bad_record", "pices");

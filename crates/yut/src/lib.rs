@@ -478,6 +478,25 @@ impl Yut {
         self.name_of_seat(side, member)
     }
 
+    /// While the optional stacking question is asked (`awaiting` `"stack"`): the unit that has
+    /// just arrived, then each unit of the same side already on its station, each as its piece
+    /// ids joined by `+` (`["1", "0"]`: piece 1 came onto piece 0) — `madang replay`'s
+    /// `stacking` field, so a board can say which pieces would go together.
+    fn stack_question(state: &YutState) -> Option<Vec<String>> {
+        if state.phase != Phase::Stack {
+            return None;
+        }
+        let pending = state.pending?;
+        let units = &state.sides[usize::from(pending.side)].units;
+        let arriving = units.iter().find(|u| u.pieces & (1 << pending.piece) != 0)?;
+        let ids = |unit: &Unit| {
+            (0..16).filter(|p| unit.pieces & (1 << p) != 0).map(|p: u8| p.to_string()).collect::<Vec<_>>().join("+")
+        };
+        let mut question = vec![ids(arriving)];
+        question.extend(units.iter().filter(|u| u.station == arriving.station && u.pieces != arriving.pieces).map(ids));
+        Some(question)
+    }
+
     /// The ceremony side to throw next (first unsettled group, next member).
     fn ceremony_thrower(state: &YutState) -> Option<u8> {
         let ceremony = state.ceremony.as_ref()?;
@@ -1203,7 +1222,11 @@ impl Game for Yut {
     }
 
     fn extra_fields(&self, state: &YutState) -> Vec<(&'static str, Vec<String>)> {
-        vec![("pool", state.pool.iter().map(|s| s.name().to_owned()).collect())]
+        let mut fields = vec![("pool", state.pool.iter().map(|s| s.name().to_owned()).collect())];
+        if let Some(question) = Self::stack_question(state) {
+            fields.push(("stacking", question));
+        }
+        fields
     }
 
     fn canonical(&self, state: &YutState, action: YutAction) -> YutAction {

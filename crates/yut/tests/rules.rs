@@ -1706,6 +1706,25 @@ fn optional_stacking_yes_joins_every_own_unit_and_counts_once() {
     assert_eq!(pieces(&game, &s, "A"), [2, 2, 2, -1]);
 }
 
+/// The stacking question names its pieces (`madang replay`'s `stacking`): the arriving unit,
+/// then each own unit on the station. Piece 2 enters onto station 1, where pieces 0 and 1 stand
+/// apart (the first question was answered "no").
+#[test]
+fn the_stacking_question_names_the_arriving_unit_and_the_units_there() {
+    let game = seated(json!({ "stacking": "optional" }));
+    let stacking = |actions: &[&str]| {
+        let s = play(&game, actions);
+        game.extra_fields(&s).into_iter().find(|(k, _)| *k == "stacking").map(|(_, v)| v)
+    };
+    let first = ["throw do", "enter do", "throw backdo", "throw do", "enter do"];
+    assert_eq!(stacking(&first), Some(vec!["1".to_owned(), "0".to_owned()]));
+    let third = then(&first, &["stack no", "throw backdo", "throw do", "enter do"]);
+    assert_eq!(stacking(&third), Some(vec!["2".to_owned(), "0".to_owned(), "1".to_owned()]));
+    // Answered: no question, no field.
+    assert_eq!(stacking(&then(&third, &["stack yes"])), None);
+    assert_eq!(stacking(&["throw do"]), None);
+}
+
 /// yut.md "Exit": "A finishing piece leaves the board and meets nothing on 참먹이." B waits on
 /// 참먹이; A's piece passes it from 19 with gae: no capture, no bonus.
 #[test]

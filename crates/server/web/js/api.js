@@ -1,6 +1,9 @@
 // The `madang serve` API (docs/api.md): JSON over HTTP, and the live WebSocket of a game.
 
-/** An error answer of the API: `code` is stable, `message` is for people. */
+/**
+ * An error answer of the API: `code` is stable, `message` is for people, `detail` (some codes)
+ * what the refusal is about as data (docs/api.md, "Errors").
+ */
 export class ApiError extends Error {
   /**
    * @param {number} status
@@ -13,6 +16,8 @@ export class ApiError extends Error {
     this.status = status;
     this.code = code;
     this.body = body;
+    /** @type {any} */
+    this.detail = body?.detail ?? null;
   }
 }
 

@@ -45,7 +45,8 @@ import dicePoker from './games/dice-poker.js';
  * @property {(entry: ActionEntry) => string} describe one line of the move log
  * @property {(seat: string) => string} seatName the seat's name for people ("Light", "빛", "A팀 1")
  * @property {(state: any) => Node[]} resultDetails the figures of the end screen
- * @property {() => import('./dom.js').Children[]} rules the rules page, in the current language (nodes, nested lists allowed)
+ * @property {(info: any) => import('./dom.js').Children[]} rules the rules page, in the current
+ *   language (nodes, nested lists allowed), given the game's catalogue entry (its default board)
  * @property {SetupSpec} setup
  */
 

@@ -7,6 +7,7 @@ import ur from './messages/ur.js';
 import yut from './messages/yut.js';
 import ludo from './messages/ludo.js';
 import dicePoker from './messages/dice-poker.js';
+import { particle } from './korean.js';
 
 /** @typedef {'en' | 'ko'} Lang */
 
@@ -50,8 +51,9 @@ export function setLang(next) {
 
 /**
  * The message `key` in the current language with `{name}` placeholders filled from `params`.
- * A missing key falls back to English, then to the key itself (and is reported on the console
- * in development, so tests catch it).
+ * `{name|을}` fills the value followed by the Korean particle that fits its last sound
+ * (`korean.js`: 을/를, 은/는, 이/가, 과/와, 으로/로). A missing key falls back to English, then
+ * to the key itself (and is reported on the console in development, so tests catch it).
  * @param {string} key
  * @param {Record<string, string | number>} [params]
  * @returns {string}
@@ -62,8 +64,21 @@ export function t(key, params) {
     console.warn(`missing message ${lang}:${key}`);
     text = catalogues.en[key] ?? key;
   }
-  if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return params ? format(text, params) : text;
+}
+
+/**
+ * `text` with its `{name}` and `{name|을}` placeholders filled from `params` (as [`t`] does).
+ * @param {string} text
+ * @param {Record<string, string | number>} params
+ * @returns {string}
+ */
+export function format(text, params) {
+  return text.replace(/\{(\w+)(?:\|([^}]+))?\}/g, (whole, name, after) => {
+    if (!(name in params)) return whole;
+    const value = String(params[name]);
+    return after ? value + particle(value, after) : value;
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
-// The Royal Game of Ur: the 20-square board (three columns of eight, drawn upright for phones),
+// The Royal Game of Ur: the 20-square board (three columns of eight, drawn upright for phones and
+// lying across wider screens, light along the bottom as the seed has it: `css/ur.css`),
 // pieces in hand and borne off in the gaps of each side's column, the binary dice, the log and
 // the rules page. Geometry comes from the engine (`Ur::board_data`).
 
@@ -175,7 +176,7 @@ function render(root, props) {
         ['tile', rosettes.has(tile.name) && 'rosette', who && 'occupied'],
         label,
         [rosettes.has(tile.name) ? h('span', { class: 'rosette-mark', 'aria-hidden': 'true' }) : null, who ? piece(who.seat, who.square, tile.name) : null],
-        { 'grid-column': String(tile.column + 1), 'grid-row': String(tile.row) },
+        { '--c': String(tile.column + 1), '--r': String(tile.row) },
       ),
     );
   }
@@ -195,14 +196,14 @@ function render(root, props) {
         ['pool', 'hand', `pool-${seat}`],
         t('ur.in_hand', { seat: seatName(seat), n: inHand }),
         [inHand > 0 ? piece(seat, 0, `hand-${seat}`) : null, h('span', { class: 'count', text: `${inHand}` })],
-        { 'grid-column': column, 'grid-row': gapRow(first.row) },
+        { '--c': column, '--r': gapRow(first.row) },
       ),
       cell(
         `off-${seat}`,
         ['pool', 'off', `pool-${seat}`],
         t('ur.borne_off', { seat: seatName(seat), n: off, total }),
         [off > 0 ? h('span', { class: ['piece', `piece-${seat}`, 'home'], 'aria-hidden': 'true' }) : null, h('span', { class: 'count', text: `${off}/${total}` })],
-        { 'grid-column': column, 'grid-row': gapRow(lastTile.row) === gapRow(first.row) ? String(Number(gapRow(first.row)) + 1) : gapRow(lastTile.row) },
+        { '--c': column, '--r': gapRow(lastTile.row) === gapRow(first.row) ? String(Number(gapRow(first.row)) + 1) : gapRow(lastTile.row) },
       ),
     );
   }

@@ -120,7 +120,7 @@ function describe(entry) {
 
 /**
  * @typedef {{side: string, id: number, member: number, station: number}} PieceRec
- * @typedef {{key: string, side: string, station: number, ids: number[], members: number[], unit: string | null}} Group
+ * @typedef {{key: string, side: string, station: number, ids: number[], members: number[], unit: string | null, arriving?: boolean}} Group
  * @typedef {{action: string, throw: string, to: number | undefined, move: Move}} Option
  */
 
@@ -227,8 +227,19 @@ function board(props) {
     bySpot.set(k, [...(bySpot.get(k) ?? []), r]);
   }
   const pieceStation = (/** @type {string} */ side, /** @type {number} */ id) => recs.find((r) => r.side === side && r.id === id)?.station;
+  // The optional stacking question: the arriving unit and the units already there are drawn
+  // apart until it is answered (the engine's `stacking`: piece ids, the arriving unit first).
+  const question = stackQuestion(view, recs);
   for (const [, list] of bySpot) {
     const { side, station } = list[0];
+    if (question && side === question.side && station === question.station) {
+      for (const [i, ids] of question.units.entries()) {
+        const mine = list.filter((r) => ids.includes(r.id));
+        if (!mine.length) continue;
+        groups.push({ key: `p-${side}-${ids[0]}`, side, station, ids: mine.map((r) => r.id).sort((a, b) => a - b), members: [...new Set(mine.map((r) => r.member))], unit: null, arriving: i === 0 });
+      }
+      continue;
+    }
     /** @type {string[]} */
     const keys = side === moverSide ? [...units.keys()].filter((k) => k !== 'hand' && pieceStation(side, Number(k.slice(1))) === station) : [];
     if (keys.length <= 1) {
@@ -300,7 +311,11 @@ function board(props) {
     choice(m.action, routeText(branch[0], to, branch[1]), undefined, 'route');
   }
   for (const m of moves) {
-    if (m.kind === 'stack') choice(m.action, t(m.action === 'stack yes' ? 'yut.stack.yes' : 'yut.stack.no'), undefined, 'stack');
+    if (m.kind === 'stack') {
+      const text = t(m.action === 'stack yes' ? 'yut.stack.yes' : 'yut.stack.no');
+      const label = question ? `${text}: ${stackText(question)}` : text;
+      choice(m.action, text, label, 'stack');
+    }
     if (m.kind === 'slot') {
       const n = Number(m.action.split(' ')[1]);
       choice(m.action, t('yut.slot', { n }), t('yut.slot_label', { n }), 'slot');
@@ -314,7 +329,7 @@ function board(props) {
   const token = (g) =>
     h(
       'span',
-      { class: ['yut-piece', `side-${g.side}`], dataset: { key: g.key }, 'aria-hidden': 'true' },
+      { class: ['yut-piece', `side-${g.side}`, g.arriving && 'arriving'], dataset: { key: g.key }, 'aria-hidden': 'true' },
       mode === 'team-separate' ? h('span', { class: 'yut-member', text: g.members.map((m) => m + 1).join('·') }) : null,
       g.ids.length > 1 ? h('span', { class: 'yut-count', text: `×${g.ids.length}` }) : null,
     );
@@ -374,8 +389,17 @@ function board(props) {
       here.map(unitEl),
     );
     if (dest) {
-      const el = h('button', { type: 'button', class: 'yut-dest' }, h('span', { class: 'yut-dest-throw', text: throwName(dest.throw) }));
-      spot.append(legal(el, dest.action, props.onMove, moveLabel(dest, ui.unit ?? '', recs, moverSide)));
+      // The pieces standing there stay in sight under the lit ring: the opponent's would be
+      // captured (marked ✕), one's own joined.
+      const foes = here.filter((g) => g.side !== moverSide).reduce((n, g) => n + g.ids.length, 0);
+      const el = h(
+        'button',
+        { type: 'button', class: ['yut-dest', here.length > 0 && 'over-pieces'] },
+        h('span', { class: 'yut-dest-throw', text: throwName(dest.throw) }),
+        foes > 0 ? h('span', { class: 'yut-dest-capture', 'aria-hidden': 'true', text: '✕' }) : null,
+      );
+      const label = moveLabel(dest, ui.unit ?? '', recs, moverSide);
+      spot.append(legal(el, dest.action, props.onMove, foes > 0 ? `${label} — ${t('yut.move.captures', { n: foes })}` : label));
     }
     if (arrow) {
       const from = stations.get(arrow.from);
@@ -501,7 +525,7 @@ function board(props) {
     'div',
     { class: ['yut', `sides-${sides.length}`, mode !== 'individual' && 'teams'] },
     trays,
-    h('div', { class: 'yut-main' }, boardEl, h('div', { class: 'yut-panel' }, throwBox, prompt(props, units, ui.unit !== null && (units.get(ui.unit)?.length ?? 0) > 1, chipsSelectable), choices.length ? h('div', { class: 'yut-choices' }, choices) : null, ceremony(view))),
+    h('div', { class: 'yut-main' }, boardEl, h('div', { class: 'yut-panel' }, throwBox, prompt(props, units, ui.unit !== null && (units.get(ui.unit)?.length ?? 0) > 1, chipsSelectable, question), choices.length ? h('div', { class: 'yut-choices' }, choices) : null, ceremony(view))),
   );
 }
 
@@ -526,15 +550,43 @@ function selectChip(r) {
  * @param {Map<string, Option[]>} units
  * @param {boolean} destinations a unit is selected and its destinations are lit
  * @param {boolean} chips the throw chips can be chosen
+ * @param {StackQuestion | null} question the stacking question, while it is asked
  */
-function prompt(props, units, destinations, chips) {
+function prompt(props, units, destinations, chips, question) {
   const kinds = new Set(props.moves.map((m) => m.kind));
   let text = '';
   if (kinds.has('slot')) text = t('yut.ask.slot');
-  else if (kinds.has('stack')) text = t('yut.ask.stack');
+  else if (kinds.has('stack')) text = question ? t('yut.ask.stack_which', { what: stackText(question) }) : t('yut.ask.stack');
   else if (kinds.has('route')) text = t('yut.ask.route');
-  else if (units.size > 0) text = t(destinations ? 'yut.ask.destination' : chips ? 'yut.ask.piece_or_throw' : 'yut.ask.piece');
+  // Another piece can be chosen instead only when there is one.
+  else if (units.size > 0) text = t(destinations ? (units.size > 1 ? 'yut.ask.destination' : 'yut.ask.destination_only') : chips ? 'yut.ask.piece_or_throw' : 'yut.ask.piece');
   return text ? h('p', { class: 'yut-prompt', text }) : null;
+}
+
+/**
+ * The optional stacking question of the view (`stacking`: the arriving unit's piece ids, then
+ * each own unit already on the station), with the side and station it is about; null when none.
+ * @typedef {{side: string, station: number, units: number[][]}} StackQuestion
+ * @param {any} view
+ * @param {PieceRec[]} recs
+ * @returns {StackQuestion | null}
+ */
+function stackQuestion(view, recs) {
+  if (!Array.isArray(view.stacking) || view.stacking.length < 2 || typeof view.to_move !== 'string') return null;
+  const side = view.to_move[0];
+  const units = view.stacking.map((/** @type {string} */ u) => u.split('+').map(Number));
+  const station = recs.find((r) => r.side === side && r.id === units[0][0])?.station;
+  return station === undefined ? null : { side, station, units };
+}
+
+/**
+ * "piece 2 onto piece 1 on station 5": which pieces the stacking question is about.
+ * @param {StackQuestion} q
+ */
+function stackText(q) {
+  const unit = (/** @type {number[]} */ ids) =>
+    ids.length > 1 ? t('yut.unit.stack', { list: ids.map((p) => p + 1).join('+') }) : t('yut.unit.piece', { n: ids[0] + 1 });
+  return t('yut.stack.which', { moving: unit(q.units[0]), there: q.units.slice(1).map(unit).join(', '), station: stationName(q.station) });
 }
 
 /**

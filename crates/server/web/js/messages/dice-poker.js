@@ -115,7 +115,7 @@ export default {
     'dice-poker.left_only_token': '토큰만 남음',
     'dice-poker.winner': '승리',
     'dice-poker.hand_dice': '주사위 {dice}',
-    'dice-poker.result.first': '{seat}이 먼저 했습니다.',
+    'dice-poker.result.first': '{seat|가} 먼저 했습니다.',
     'dice-poker.ev.rolloff': '순서 정하기: {seat} {n}',
     'dice-poker.ev.rolloff_tie': '순서 정하기 둘 다 {n}: 다시 굴림',
     'dice-poker.ev.starts': '{seat} 먼저 ({high} 대 {low})',

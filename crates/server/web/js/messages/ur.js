@@ -1,4 +1,4 @@
-// The Royal Game of Ur's terms. Korean: 우르 왕실 놀이, 로제트 (rosette), 빛/어둠 (light/dark).
+// The Royal Game of Ur's terms. Korean: 우르 왕실 놀이, 로제트 (rosette), 백/흑 (light/dark).
 
 export default {
   en: {
@@ -61,9 +61,9 @@ export default {
   ko: {
     'game.ur.name': '우르 왕실 놀이',
     'game.ur.line': '4,500년 전 메소포타미아의 경주 놀이: 말 일곱 개를 먼저 빼내면 이기고, 로제트에 서면 한 번 더 굴립니다.',
-    'ur.seat.light': '빛',
-    'ur.seat.dark': '어둠',
-    'setup.ur.side_hint': '빛이 언제나 먼저 둡니다. 어둠을 고르면 컴퓨터가 먼저 둡니다.',
+    'ur.seat.light': '백',
+    'ur.seat.dark': '흑',
+    'setup.ur.side_hint': '백이 언제나 먼저 둡니다. 흑을 고르면 컴퓨터가 먼저 둡니다.',
     'opt.ur.preset': '규칙 묶음',
     'opt.ur.preset.finkel': '핀켈 (대영박물관)',
     'opt.ur.preset.blitz': '블리츠',
@@ -89,7 +89,7 @@ export default {
     'ur.move.bear_off': '{from}번 칸의 말 빼내기',
     'ur.ev.rolls': '{seat} {n} 굴림',
     'ur.ev.zero': '{seat} 0이 나와 넘김',
-    'ur.ev.no_move': '{seat} {n}(으)로 둘 수 없어 넘김',
+    'ur.ev.no_move': '{seat}: {n|로} 둘 수 있는 수가 없어 넘김',
     'ur.ev.enters': '{seat} {to}번 칸({tile})에 말을 들임',
     'ur.ev.moves': '{seat} {from} → {to} ({tile})',
     'ur.ev.bears_off': '{seat} {from}번 칸의 말을 빼냄',
@@ -98,11 +98,11 @@ export default {
     'ur.ev.capture_roll': '{seat} 잡아서 한 번 더 굴림',
     'ur.ev.wins': '{seat} 마지막 말을 빼내고 승리',
     'ur.result.borne': '{seat}: 말 {total}개 중 {n}개 빼냄',
-    'ur.win_chance': '완벽하게 둘 때 빛이 이길 확률: {pct} %',
+    'ur.win_chance': '완벽하게 둘 때 백이 이길 확률: {pct} %',
     'ur.review.title': '복기',
     'ur.review.loading': '풀이표로 판을 복기하는 중…',
-    'ur.review.graph_label': '{n}번의 결정마다 빛이 이길 확률',
-    'ur.review.graph_hint': '결정할 때마다 빛이 이길 확률입니다(가로선은 50 %). 막대의 색은 그 수의 평가입니다.',
+    'ur.review.graph_label': '{n}번의 결정마다 백이 이길 확률',
+    'ur.review.graph_hint': '결정할 때마다 백이 이길 확률입니다(가로선은 50 %). 막대의 색은 그 수의 평가입니다.',
     'ur.review.mean_loss': '평균 손실(%p)',
     'ur.review.moves': '고를 수 있었던 모든 수',
     'ur.review.enter': '말 들이기',

@@ -1,12 +1,16 @@
 // The replay viewer: steps through a game move by move — a game of the server (`#/replay/ID`,
 // from `GET /api/games/{id}/steps/{n}`) or a record file loaded from disk (`#/replay-file`,
-// from `POST /api/replay`).
+// from `POST /api/replay`). The move list reads in the page's language (each action's log line,
+// from the `entries` of `POST /api/replay`); the record's notation is a toggle.
 
 import { GAMES } from '../app.js';
 import { ApiError, api } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { errorText, t } from '../i18n.js';
-import { isChance, resultText } from './play.js';
+import { resultText } from './play.js';
+
+/** Where the notation toggle is kept. */
+const NOTATION_KEY = 'madang.notation';
 
 /**
  * @param {HTMLElement} view
@@ -17,14 +21,17 @@ export async function replayPage(view, id) {
   if (id) {
     const record = await api('GET', `/api/games/${id}/record`);
     const geometry = await api('GET', `/api/games/${id}/board`);
-    viewer(view, record, geometry, (n) => api('GET', `/api/games/${id}/steps/${n}`));
+    const { entries } = await api('POST', '/api/replay', { record });
+    viewer(view, record, geometry, entries, (n) => api('GET', `/api/games/${id}/steps/${n}`));
     return;
   }
   const input = h('input', { type: 'file', id: 'record-file', accept: '.json,application/json' });
-  const error = h('p', { class: 'error', role: 'alert' });
+  const error = h('div', { class: 'error', id: 'record-error', role: 'alert' });
   const holder = h('div');
   input.addEventListener('change', async () => {
-    error.textContent = '';
+    // A new file replaces whatever was shown before, the replay or an earlier refusal.
+    replace(error);
+    replace(holder);
     const file = input.files?.[0];
     if (!file) return;
     let record;
@@ -36,14 +43,9 @@ export async function replayPage(view, id) {
     }
     try {
       const last = await api('POST', '/api/replay', { record });
-      replace(holder);
-      viewer(holder, record, last.board, (n) => api('POST', '/api/replay', { record, step: n }));
+      viewer(holder, record, last.board, last.entries, (n) => api('POST', '/api/replay', { record, step: n }));
     } catch (e) {
-      // A bad record (malformed, or an illegal action in it): the server's message names the
-      // field or the action and the reason (technical, so shown as it is, in English); any
-      // other refusal in the page's language.
-      if (e instanceof ApiError && (e.code === 'bad_record' || e.code === 'illegal_action')) replace(error, t('replay.bad_record'), ' ', h('code', { class: 'detail', text: e.message }));
-      else error.textContent = errorText(e);
+      replace(error, refusal(e, record));
     }
   });
   view.append(
@@ -60,21 +62,54 @@ export async function replayPage(view, id) {
 }
 
 /**
+ * Why a record file cannot be replayed, in the page's language: for an illegal action, which
+ * one and what the game awaited at that point (from the refusal's `detail`), with the server's
+ * own words below as a technical note.
+ * @param {unknown} e
+ * @param {any} record
+ */
+function refusal(e, record) {
+  if (!(e instanceof ApiError) || (e.code !== 'bad_record' && e.code !== 'illegal_action')) return [h('p', { text: errorText(e) })];
+  const technical = h('p', { class: 'hint' }, t('replay.server_says'), ' ', h('code', { class: 'detail', text: e.message }));
+  const detail = e.detail;
+  if (e.code !== 'illegal_action' || !detail) return [h('p', { text: t('replay.bad_record') }), technical];
+  const module = GAMES[record?.game];
+  /** @type {string[]} */
+  const legal = (detail.legal ?? []).map((/** @type {any} */ a) => (typeof a === 'string' ? a : a.action));
+  const lines = [t('replay.illegal', { n: detail.index + 1, action: detail.action })];
+  if (detail.status === 'finished') lines.push(t('replay.illegal_over'));
+  else if (detail.to_move === 'chance') lines.push(t('replay.illegal_chance', { awaiting: t(`replay.awaiting.${detail.awaiting}`), list: legal.join(', ') }));
+  else lines.push(t('replay.illegal_turn', { seat: module ? module.seatName(detail.to_move) : detail.to_move, awaiting: t(`replay.awaiting.${detail.awaiting}`), list: legal.join(', ') }));
+  return [h('p', { id: 'record-why', text: lines.join(' ') }), technical];
+}
+
+/**
  * @param {HTMLElement} view
  * @param {any} record
  * @param {any} geometry
+ * @param {import('../app.js').ActionEntry[]} entries every action of the record as a log entry
  * @param {(n: number) => Promise<any>} fetchStep
  */
-function viewer(view, record, geometry, fetchStep) {
+function viewer(view, record, geometry, entries, fetchStep) {
   const module = GAMES[record.game];
   if (!module) throw new Error(t('replay.unknown_game', { game: String(record.game) }));
-  /** @type {string[]} */
-  const actions = Array.isArray(record.actions) ? record.actions : [];
-  const steps = actions.length;
+  const steps = entries.length;
   const board = h('div', { class: 'board-wrap', id: 'board', role: 'group', 'aria-label': t('play.board') });
   const caption = h('p', { class: 'turn', id: 'step-caption', 'aria-live': 'polite' });
   const slider = h('input', { type: 'range', id: 'step', min: 0, max: steps, value: steps, 'aria-label': t('replay.step') });
-  const log = h('ol', { class: 'log', id: 'log' });
+  const log = h('ol', { class: ['log', localStorage.getItem(NOTATION_KEY) === 'on' && 'show-notation'], id: 'log' });
+  const notation = h('input', {
+    type: 'checkbox',
+    id: 'show-notation',
+    checked: localStorage.getItem(NOTATION_KEY) === 'on',
+    on: {
+      change: (/** @type {Event} */ e) => {
+        const on = /** @type {HTMLInputElement} */ (e.target).checked;
+        localStorage.setItem(NOTATION_KEY, on ? 'on' : 'off');
+        log.classList.toggle('show-notation', on);
+      },
+    },
+  });
   let current = -1;
   let token = 0;
 
@@ -97,19 +132,23 @@ function viewer(view, record, geometry, fetchStep) {
       last: null,
       pace: 0,
     });
-    const entry = n > 0 ? { type: 'action', version: n, index: n - 1, action: v.action, seat: null, by: isChance(v.action) ? 'chance' : 'human', events: v.action_events ?? [], at: 0 } : null;
-    const lines = entry ? module.describe(/** @type {any} */ (entry)) : t('replay.start');
+    const lines = n > 0 ? module.describe(entries[n - 1]) : t('replay.start');
     caption.textContent = `${t('replay.step_of', { n, steps })} — ${lines}`;
     if (v.status === 'finished') caption.textContent += ` — ${resultText(module, { ...v, end: n === steps ? record.end : null })}`;
     for (const li of log.querySelectorAll('li')) li.classList.toggle('current', Number(/** @type {HTMLElement} */ (li).dataset.step) === n);
   }
 
-  actions.forEach((action, i) => {
+  entries.forEach((entry, i) => {
     log.append(
       h(
         'li',
-        { dataset: { step: i + 1 }, class: isChance(action) ? 'chance' : 'human' },
-        h('button', { type: 'button', class: 'link', on: { click: () => void go(i + 1) } }, h('code', { text: action })),
+        { dataset: { step: i + 1 }, class: entry.by },
+        h(
+          'button',
+          { type: 'button', class: 'link', on: { click: () => void go(i + 1) } },
+          h('span', { class: 'move-text', text: module.describe(entry) }),
+          h('code', { class: 'notation', text: entry.action }),
+        ),
       ),
     );
   });
@@ -143,6 +182,7 @@ function viewer(view, record, geometry, fetchStep) {
         slider,
         record.seed ? h('p', { class: 'hint' }, `${t('play.seed')}: `, h('code', { class: 'hash', text: record.seed })) : null,
         h('h2', { class: 'log-title', text: t('play.log') }),
+        h('label', { class: 'choice notation-toggle' }, notation, t('replay.show_notation')),
         log,
       ),
     ),

@@ -1,6 +1,6 @@
 // The rules page of a game, in the current language (content in js/games/<game>-rules.js).
 
-import { GAMES } from '../app.js';
+import { GAMES, entry } from '../app.js';
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 
@@ -14,7 +14,7 @@ export function rulesPage(view, game) {
       'article',
       { class: ['panel', 'rules', `rules-${game}`] },
       h('h1', { text: t('rules.title', { game: t(`game.${game}.name`) }) }),
-      ...GAMES[game].rules(),
+      ...GAMES[game].rules(entry(game)),
       h('p', {}, h('a', { class: 'button primary', href: `#/setup/${game}`, text: t('home.play') })),
     ),
   );
