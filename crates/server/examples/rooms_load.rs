@@ -153,17 +153,23 @@ async fn send(ws: &mut Ws, value: Value) {
     ws.send(Message::Text(value.to_string().into())).await.unwrap();
 }
 
-/// Reads until an `events` message; returns it parsed (minimally).
-async fn next_events(ws: &mut Ws) -> Msg {
+/// Reads until a message of one of these `kinds` (an `error` ends the run); returns it parsed
+/// as `T` (minimally), whose `type` `kind_of` reads.
+async fn next_of<T: serde::de::DeserializeOwned>(ws: &mut Ws, kinds: &[&str], kind_of: fn(&T) -> &str) -> T {
     loop {
         let text = next_text(ws).await;
-        let msg: Msg = serde_json::from_str(&text).unwrap();
-        match msg.kind.as_str() {
-            "events" | "snapshot" => return msg,
+        let msg: T = serde_json::from_str(&text).unwrap();
+        match kind_of(&msg) {
             "error" => panic!("refused: {text}"),
+            kind if kinds.contains(&kind) => return msg,
             _ => {}
         }
     }
+}
+
+/// Reads a room socket until an `events` or `snapshot` message.
+async fn next_events(ws: &mut Ws) -> Msg {
+    next_of(ws, &["events", "snapshot"], |m: &Msg| m.kind.as_str()).await
 }
 
 async fn connect(addr: &str, code: &str, token: &str) -> Ws {
@@ -234,17 +240,9 @@ struct GameStateMin {
     version: u64,
 }
 
-/// Reads a game socket until a `state` or `events` message; returns it parsed (minimally).
+/// Reads a game socket until a `state` or `events` message.
 async fn next_game_message(ws: &mut Ws) -> GameMsg {
-    loop {
-        let text = next_text(ws).await;
-        let msg: GameMsg = serde_json::from_str(&text).unwrap();
-        match msg.kind.as_str() {
-            "state" | "events" => return msg,
-            "error" => panic!("refused: {text}"),
-            _ => {}
-        }
-    }
+    next_of(ws, &["state", "events"], |m: &GameMsg| m.kind.as_str()).await
 }
 
 /// One person against the computer (Ur, `easy`), game after game, over the game's WebSocket:
