@@ -22,7 +22,8 @@ pub struct Limits {
     /// What one client may create.
     pub quotas: Quotas,
     /// A game that nobody has used for this long (no request, no WebSocket) leaves memory; its
-    /// next use loads it again from storage.
+    /// next use loads it again from storage. A game played in a browser holds its WebSocket,
+    /// so this is mostly finished games and clients that went away.
     pub game_idle: Duration,
     /// SQLite: when the WAL file is over this, the next writer first runs a checkpoint that
     /// copies it into the database and truncates it.
@@ -34,7 +35,7 @@ impl Default for Limits {
         Limits {
             connections: ConnectionLimits::default(),
             quotas: Quotas::default(),
-            game_idle: Duration::from_secs(10 * 60),
+            game_idle: Duration::from_secs(2 * 60),
             wal_max_bytes: 64 * 1024 * 1024,
         }
     }
