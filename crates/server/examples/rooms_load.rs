@@ -20,7 +20,7 @@
 //!
 //! ```text
 //! target/release/examples/rooms_load --rooms 200 --games 500 --idle-rooms 2000 --slow-sockets 1000 \
-//!     --think-ms 1000 --warmup 60 --seconds 600 --sample-secs 10
+//!     --think-ms 1000 --warmup 180 --seconds 600 --sample-secs 10
 //! ```
 //!
 //! It starts the server as a child process (this same binary with `--serve`: the real server,
