@@ -19,8 +19,13 @@ export function seed(n) {
   return n.toString(16).padStart(64, '0');
 }
 
-/** The `madang` binary: `MADANG_BIN`, else target/debug/madang (scripts/test builds it first). */
-export const BIN = process.env.MADANG_BIN ?? path.join(ROOT, 'target', 'debug', 'madang');
+/**
+ * The `madang` binary: `MADANG_BIN`, else `debug/madang` in cargo's target directory
+ * (`CARGO_TARGET_DIR`, relative to the repository when not absolute; default `target/`), which
+ * scripts/test builds first.
+ */
+export const BIN =
+  process.env.MADANG_BIN ?? path.join(path.resolve(ROOT, process.env.CARGO_TARGET_DIR || 'target'), 'debug', 'madang');
 
 /**
  * Runs the `madang` binary to completion (for set-up steps such as `madang ur solve`).

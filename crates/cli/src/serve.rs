@@ -67,6 +67,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         synchronous: args.synchronous,
         public_url: args.public_url,
         rooms: madang_server::rooms::RoomConfig::default(),
+        limits: madang_server::Limits::default(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     runtime.block_on(async {

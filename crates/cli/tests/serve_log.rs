@@ -30,7 +30,13 @@ async fn every_request_is_one_log_line_at_the_default_level() {
 
     let http = reqwest::Client::new();
     assert_eq!(http.get(format!("{base}/api/health")).send().await.unwrap().status(), 200);
-    let created = http.post(format!("{base}/api/games")).body(r#"{"game": "ur"}"#).send().await.unwrap();
+    let created = http
+        .post(format!("{base}/api/games"))
+        .header("content-type", "application/json")
+        .body(r#"{"game": "ur"}"#)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(created.status(), 201);
     let cookie = created.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_owned();
     let state: Value = created.json().await.unwrap();

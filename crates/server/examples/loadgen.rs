@@ -176,6 +176,10 @@ fn main() {
                     synchronous: o.synchronous,
                     public_url: None,
                     rooms: madang_server::rooms::RoomConfig::default(),
+                    limits: madang_server::Limits {
+                        quotas: madang_server::Quotas::off(),
+                        ..madang_server::Limits::default()
+                    },
                 };
                 let server = Server::bind(config).await.unwrap();
                 let addr = server.local_addr().unwrap();

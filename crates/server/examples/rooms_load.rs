@@ -10,6 +10,19 @@
 //! With `--think-ms T` each room waits T ms before each move (a paced load: the round trips
 //! then measure the server below saturation instead of its queue).
 //!
+//! The soak run of issue 19 adds, around the paced rooms: `--games G` games against the
+//! computer (Ur against `easy`, each on its own game WebSocket, each waiting 0.5-1.5 × T ms
+//! before each action and starting a new game when one ends), `--idle-rooms I` rooms created
+//! and never joined, and `--slow-sockets S` connections that each send half a request head
+//! and, once the server closes them, connect again. `--sample-secs N` prints a line every N
+//! seconds of the measured window: server CPU, resident memory, WAL size, moves and actions,
+//! and the p99 round trips of the games and rooms in that interval.
+//!
+//! ```text
+//! target/release/examples/rooms_load --rooms 200 --games 500 --idle-rooms 2000 --slow-sockets 1000 \
+//!     --think-ms 1000 --warmup 180 --seconds 600 --sample-secs 10
+//! ```
+//!
 //! It starts the server as a child process (this same binary with `--serve`: the real server,
 //! SQLite in a temporary directory, the room rate limit raised so a connection may send as fast
 //! as the server answers), so that the server's CPU time (`/proc/PID/stat`, user + system) and
@@ -61,6 +74,7 @@ fn serve() {
                 burst: 1_000_000,
                 ..madang_server::rooms::RoomConfig::default()
             },
+            limits: madang_server::Limits { quotas: madang_server::Quotas::off(), ..madang_server::Limits::default() },
         };
         let server = madang_server::Server::bind(config).await.unwrap();
         println!("ADDR {}", server.local_addr().unwrap());
@@ -146,17 +160,23 @@ async fn send(ws: &mut Ws, value: Value) {
     ws.send(Message::Text(value.to_string().into())).await.unwrap();
 }
 
-/// Reads until an `events` message; returns it parsed (minimally).
-async fn next_events(ws: &mut Ws) -> Msg {
+/// Reads until a message of one of these `kinds` (an `error` ends the run); returns it parsed
+/// as `T` (minimally), whose `type` `kind_of` reads.
+async fn next_of<T: serde::de::DeserializeOwned>(ws: &mut Ws, kinds: &[&str], kind_of: fn(&T) -> &str) -> T {
     loop {
         let text = next_text(ws).await;
-        let msg: Msg = serde_json::from_str(&text).unwrap();
-        match msg.kind.as_str() {
-            "events" | "snapshot" => return msg,
+        let msg: T = serde_json::from_str(&text).unwrap();
+        match kind_of(&msg) {
             "error" => panic!("refused: {text}"),
+            kind if kinds.contains(&kind) => return msg,
             _ => {}
         }
     }
+}
+
+/// Reads a room socket until an `events` or `snapshot` message.
+async fn next_events(ws: &mut Ws) -> Msg {
+    next_of(ws, &["events", "snapshot"], |m: &Msg| m.kind.as_str()).await
 }
 
 async fn connect(addr: &str, code: &str, token: &str) -> Ws {
@@ -192,8 +212,103 @@ async fn setup(addr: &str) -> [Player; 2] {
 struct Stats {
     moves: AtomicU64,
     actions: AtomicU64,
+    game_actions: AtomicU64,
+    slow_closed: AtomicU64,
     measuring: AtomicBool,
     stop: AtomicBool,
+}
+
+/// A xorshift step (moves and think times; no need for a better generator).
+fn next_random(seed: &mut u64) -> u64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    *seed
+}
+
+/// `think` × a factor from 0.5 to 1.5, so that clients do not move in lockstep.
+fn jitter(think: Duration, seed: &mut u64) -> Duration {
+    think.mul_f64(0.5 + (next_random(seed) % 1000) as f64 / 1000.0)
+}
+
+#[derive(Deserialize)]
+struct GameMsg {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    state: Option<GameStateMin>,
+}
+
+#[derive(Deserialize)]
+struct GameStateMin {
+    status: String,
+    /// The person's moves (a decision's actions, or `roll`).
+    #[serde(default)]
+    moves: Vec<MoveMin>,
+    version: u64,
+}
+
+/// Reads a game socket until a `state` or `events` message.
+async fn next_game_message(ws: &mut Ws) -> GameMsg {
+    next_of(ws, &["state", "events"], |m: &GameMsg| m.kind.as_str()).await
+}
+
+/// One person against the computer (Ur, `easy`), game after game, over the game's WebSocket:
+/// each action after 0.5-1.5 × `think`; the round trip is the send → the `events` answering it.
+async fn play_computer(
+    addr: String,
+    stats: Arc<Stats>,
+    rtts: Rc<std::cell::RefCell<Vec<u32>>>,
+    mut seed: u64,
+    think: Duration,
+) {
+    let http = reqwest::Client::new();
+    let mut cookie = None;
+    // Spread the first actions over the think time.
+    tokio::time::sleep(jitter(think, &mut seed)).await;
+    while !stats.stop.load(Ordering::Relaxed) {
+        let body = json!({"game": "ur", "seats": [{"kind": "human"}, {"kind": "cpu", "level": "easy"}]});
+        let created = http_post(&http, &mut cookie, &format!("http://{addr}/api/games"), body).await;
+        let id = created["id"].as_str().unwrap_or_else(|| panic!("creating a game failed: {created}")).to_owned();
+        let mut request = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
+            "ws://{addr}/api/games/{id}/ws"
+        ))
+        .unwrap();
+        request.headers_mut().insert("cookie", cookie.clone().unwrap().parse().unwrap());
+        let (mut ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+        send(&mut ws, json!({"type": "hello", "version": created["version"]})).await;
+        let mut state = next_game_message(&mut ws).await.state.unwrap();
+        while state.status == "ongoing" && !stats.stop.load(Ordering::Relaxed) {
+            tokio::time::sleep(jitter(think, &mut seed)).await;
+            let action = &state.moves[(next_random(&mut seed) % state.moves.len() as u64) as usize].action;
+            let start = Instant::now();
+            send(&mut ws, json!({"type": "action", "action": action, "version": state.version})).await;
+            let after = next_game_message(&mut ws).await.state.unwrap();
+            let rtt = start.elapsed();
+            if stats.measuring.load(Ordering::Relaxed) {
+                stats.game_actions.fetch_add(after.version - state.version, Ordering::Relaxed);
+                rtts.borrow_mut().push(u32::try_from(rtt.as_micros()).unwrap_or(u32::MAX));
+            }
+            state = after;
+        }
+        let _ = ws.close(None).await;
+    }
+}
+
+/// A slow client: sends half a request head and waits; when the server closes the socket
+/// (its header-read timeout), connects again.
+async fn slow_socket(addr: String, stats: Arc<Stats>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    while !stats.stop.load(Ordering::Relaxed) {
+        let Ok(mut socket) = tokio::net::TcpStream::connect(&addr).await else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let _ = socket.write_all(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ").await;
+        let mut buf = [0u8; 256];
+        while matches!(socket.read(&mut buf).await, Ok(n) if n > 0) {}
+        stats.slow_closed.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 async fn play(
@@ -222,10 +337,7 @@ async fn play(
             tokio::time::sleep(think).await;
         }
         let mover = usize::from(state.to_act.as_deref() != Some(players[0].seat.as_str()));
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let action = &state.moves[(seed % state.moves.len() as u64) as usize].action;
+        let action = &state.moves[(next_random(&mut seed) % state.moves.len() as u64) as usize].action;
         let token = players[mover].token.clone();
         let start = Instant::now();
         send(
@@ -267,6 +379,10 @@ fn main() {
     let seconds: u64 = arg("--seconds", "20").parse().unwrap();
     let warmup: u64 = arg("--warmup", "3").parse().unwrap();
     let think = Duration::from_millis(arg("--think-ms", "0").parse().unwrap());
+    let games: usize = arg("--games", "0").parse().unwrap();
+    let idle_rooms: usize = arg("--idle-rooms", "0").parse().unwrap();
+    let slow_sockets: usize = arg("--slow-sockets", "0").parse().unwrap();
+    let sample_secs: u64 = arg("--sample-secs", "0").parse().unwrap();
     let mut child = Command::new(std::env::current_exe().unwrap())
         .arg("--serve")
         .stdin(Stdio::piped())
@@ -279,12 +395,15 @@ fn main() {
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let addr = line.trim().strip_prefix("ADDR ").unwrap().to_owned();
+    let wal = std::env::temp_dir().join(format!("madang-rooms-load-{pid}")).join("madang.db-wal");
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let local = tokio::task::LocalSet::new();
     local.block_on(&runtime, async {
         let stats = Arc::new(Stats {
             moves: AtomicU64::new(0),
             actions: AtomicU64::new(0),
+            game_actions: AtomicU64::new(0),
+            slow_closed: AtomicU64::new(0),
             measuring: AtomicBool::new(false),
             stop: AtomicBool::new(false),
         });
@@ -303,20 +422,98 @@ fn main() {
                 think,
             )));
         }
-        eprintln!("{rooms} rooms set up in {:.1} s; warming up {warmup} s", set_up.elapsed().as_secs_f64());
+        eprintln!("{rooms} rooms set up in {:.1} s", set_up.elapsed().as_secs_f64());
+        let http = reqwest::Client::new();
+        let mut idle = futures_util::stream::iter(0..idle_rooms)
+            .map(|_| {
+                let http = http.clone();
+                let addr = addr.clone();
+                async move {
+                    let created = http_post(&http, &mut None, &format!("http://{addr}/api/rooms"), json!({"game": "ur"})).await;
+                    assert!(created["code"].is_string(), "creating an idle room failed: {created}");
+                }
+            })
+            .buffer_unordered(32);
+        while idle.next().await.is_some() {}
+        drop(idle);
+        eprintln!("{idle_rooms} idle rooms created");
+        let game_rtts = Rc::new(std::cell::RefCell::new(Vec::with_capacity(1 << 20)));
+        for g in 0..games {
+            handles.push(tokio::task::spawn_local(play_computer(
+                addr.clone(),
+                stats.clone(),
+                game_rtts.clone(),
+                0x2545_F491 + g as u64 * 104_729,
+                think,
+            )));
+        }
+        let slow: Vec<_> = (0..slow_sockets).map(|_| tokio::task::spawn_local(slow_socket(addr.clone(), stats.clone()))).collect();
+        eprintln!("{games} games against the computer, {slow_sockets} slow sockets; warming up {warmup} s");
         tokio::time::sleep(Duration::from_secs(warmup)).await;
         let cpu0 = proc_cpu_ms(pid);
         let own0 = proc_cpu_ms(std::process::id());
         let bytes0 = RECEIVED.load(Ordering::Relaxed);
         let t0 = Instant::now();
         stats.measuring.store(true, Ordering::Relaxed);
-        tokio::time::sleep(Duration::from_secs(seconds)).await;
+        let samples = seconds.checked_div(sample_secs);
+        if let Some(samples) = samples {
+            println!("| t (s) | server CPU | RSS | WAL | room moves/s | game actions/s | game p99 | room p99 | slow sockets closed |");
+            println!("|---|---|---|---|---|---|---|---|---|");
+            let (mut cpu_before, mut moves_before, mut actions_before, mut slow_before) = (cpu0, 0, 0, 0);
+            let (mut games_seen, mut rooms_seen) = (0, 0);
+            let p99 = |v: &mut Vec<u32>| {
+                v.sort_unstable();
+                v.get(((v.len() as f64 - 1.0) * 0.99) as usize).map_or(f64::NAN, |x| f64::from(*x) / 1000.0)
+            };
+            for i in 1..=samples {
+                tokio::time::sleep_until(tokio::time::Instant::from_std(t0 + Duration::from_secs(i * sample_secs))).await;
+                let cpu = proc_cpu_ms(pid);
+                let moves = stats.moves.load(Ordering::Relaxed);
+                let actions = stats.game_actions.load(Ordering::Relaxed);
+                let slow = stats.slow_closed.load(Ordering::Relaxed);
+                let mut g: Vec<u32> = game_rtts.borrow()[games_seen..].to_vec();
+                let mut r: Vec<u32> = rtts.borrow()[rooms_seen..].to_vec();
+                games_seen += g.len();
+                rooms_seen += r.len();
+                let wal_bytes = std::fs::metadata(&wal).map_or(0, |m| m.len());
+                println!(
+                    "| {} | {:.1} % | {} | {:.1} MiB | {:.0} | {:.0} | {:.2} ms | {:.2} ms | {} |",
+                    i * sample_secs,
+                    (cpu - cpu_before) / (sample_secs as f64) / 10.0,
+                    proc_status(pid, "VmRSS:"),
+                    wal_bytes as f64 / 1_048_576.0,
+                    (moves - moves_before) as f64 / sample_secs as f64,
+                    (actions - actions_before) as f64 / sample_secs as f64,
+                    p99(&mut g),
+                    p99(&mut r),
+                    slow - slow_before,
+                );
+                (cpu_before, moves_before, actions_before, slow_before) = (cpu, moves, actions, slow);
+            }
+            let mut all: Vec<u32> = game_rtts.borrow().clone();
+            all.sort_unstable();
+            if !all.is_empty() {
+                let pct = |p: f64| f64::from(all[((all.len() as f64 - 1.0) * p) as usize]) / 1000.0;
+                println!(
+                    "game action round trip over the window ({} actions): p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+                    all.len(),
+                    pct(0.5),
+                    pct(0.9),
+                    pct(0.99),
+                    pct(1.0)
+                );
+            }
+            let alive = slow.iter().filter(|h| !h.is_finished()).count();
+            println!("slow sockets still cycling: {alive} of {slow_sockets}");
+        } else {
+            tokio::time::sleep(Duration::from_secs(seconds)).await;
+        }
         stats.measuring.store(false, Ordering::Relaxed);
         let elapsed = t0.elapsed().as_secs_f64();
         let cpu = proc_cpu_ms(pid) - cpu0;
         let own = proc_cpu_ms(std::process::id()) - own0;
         let bytes = RECEIVED.load(Ordering::Relaxed) - bytes0;
-        let held = handles.iter().filter(|h| !h.is_finished()).count();
+        let held = handles.iter().take(rooms).filter(|h| !h.is_finished()).count();
         stats.stop.store(true, Ordering::Relaxed);
         let moves = stats.moves.load(Ordering::Relaxed) as f64;
         let actions = stats.actions.load(Ordering::Relaxed) as f64;

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::extract::FromRef;
 use axum_extra::extract::cookie::Key;
@@ -51,6 +51,26 @@ pub struct Slot {
     pub game: Arc<tokio::sync::Mutex<LiveGame>>,
     /// The latest stored version, announced after each commit.
     pub changes: watch::Sender<u64>,
+    /// When a request last asked for the game (idle games leave memory, [`App::sweep`]).
+    used: Mutex<tokio::time::Instant>,
+}
+
+impl Slot {
+    fn new(live: LiveGame) -> Slot {
+        Slot {
+            changes: watch::Sender::new(live.version()),
+            game: Arc::new(tokio::sync::Mutex::new(live)),
+            used: Mutex::new(tokio::time::Instant::now()),
+        }
+    }
+
+    fn touch(&self) {
+        *self.used.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = tokio::time::Instant::now();
+    }
+
+    fn idle_for(&self) -> Duration {
+        self.used.lock().unwrap_or_else(std::sync::PoisonError::into_inner).elapsed()
+    }
 }
 
 /// Everything the handlers share.
@@ -69,6 +89,12 @@ pub struct App {
     pub shutdown: watch::Receiver<bool>,
     /// Online rooms.
     pub rooms: crate::rooms::Registry,
+    /// This server's own host names and origins.
+    pub origins: crate::origin::Origins,
+    /// Timeouts, quotas, eviction, WAL size.
+    pub limits: crate::limits::Limits,
+    /// The quotas' counters.
+    pub quotas: crate::limits::QuotaState,
 }
 
 /// The axum state: a cheap handle on [`App`].
@@ -96,9 +122,14 @@ impl App {
         allow_fixed_seed: bool,
         shutdown: watch::Receiver<bool>,
         rooms: crate::rooms::Registry,
+        origins: crate::origin::Origins,
+        limits: crate::limits::Limits,
     ) -> App {
         App {
             rooms,
+            origins,
+            quotas: crate::limits::QuotaState::new(&limits.quotas),
+            limits,
             db,
             key,
             allow_fixed_seed,
@@ -120,34 +151,32 @@ impl App {
             .insert(id.to_owned(), nickname.to_owned());
     }
 
-    /// Whether the player exists (cached after the first look-up).
+    /// The stored player with this id (cached after the first look-up), or `None` for a guest
+    /// whose cookie was issued but who has stored nothing yet.
     ///
     /// # Errors
     /// A database error.
-    pub async fn known_player(&self, id: &str) -> Result<bool, ApiError> {
-        if self.nicknames().contains_key(id) {
-            return Ok(true);
-        }
-        match self.db.player(id).await? {
-            Some(player) => {
-                self.remember(&player.id, &player.nickname);
-                Ok(true)
-            }
-            None => Ok(false),
-        }
+    pub async fn stored_player(&self, id: &str) -> Result<Option<PlayerRow>, ApiError> {
+        Ok(self.db.player(id).await?.inspect(|player| self.remember(&player.id, &player.nickname)))
     }
 
-    /// Creates a guest player.
+    /// Stores the guest player of this cookie id if it is not stored yet (the first time it
+    /// creates something: a game, a room, a seat, a nickname), counted against the quota of
+    /// new players of `address`.
     ///
     /// # Errors
-    /// A database error.
-    pub async fn create_player(&self) -> Result<PlayerRow, ApiError> {
-        let id = random_hex(16)?;
-        let player = PlayerRow { nickname: format!("Guest {}", &id[..4]), id, created: now_ms() };
+    /// `quota`, or a database error.
+    pub async fn ensure_player(&self, id: &str, address: &str) -> Result<(), ApiError> {
+        if self.nicknames().contains_key(id) || self.stored_player(id).await?.is_some() {
+            return Ok(());
+        }
+        self.quotas.new_player(address)?;
+        let player = PlayerRow { nickname: guest_nickname(id), id: id.to_owned(), created: now_ms() };
         self.db.create_player(&player).await?;
-        self.remember(&player.id, &player.nickname);
-        tracing::info!(player = %player.id, "guest player created");
-        Ok(player)
+        // Another request of the same guest may have stored it first: read back what is stored.
+        let stored = self.stored_player(id).await?.ok_or_else(|| ApiError::internal("the new player vanished"))?;
+        tracing::info!(player = %stored.id, "guest player stored");
+        Ok(())
     }
 
     /// Changes a nickname.
@@ -189,13 +218,13 @@ impl App {
                     }
                 }
                 tracing::info!(game = %id, version = live.version(), "game loaded from storage");
-                Ok(Arc::new(Slot {
-                    changes: watch::Sender::new(live.version()),
-                    game: Arc::new(tokio::sync::Mutex::new(live)),
-                }))
+                Ok(Arc::new(Slot::new(live)))
             })
             .await
             .cloned();
+        if let Ok(slot) = &result {
+            slot.touch();
+        }
         if result.is_err() {
             let mut games = self.games.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             if games.get(id).is_some_and(|c| c.get().is_none()) {
@@ -208,10 +237,7 @@ impl App {
     /// Registers a newly created (and stored) game.
     pub fn insert(&self, live: LiveGame) -> Arc<Slot> {
         let id = live.id.clone();
-        let slot = Arc::new(Slot {
-            changes: watch::Sender::new(live.version()),
-            game: Arc::new(tokio::sync::Mutex::new(live)),
-        });
+        let slot = Arc::new(Slot::new(live));
         let cell = OnceCell::new_with(Some(slot.clone()));
         self.games.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(id, Arc::new(cell));
         slot
@@ -266,4 +292,51 @@ impl App {
     pub(crate) fn evict(&self, id: &str) {
         self.games.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(id);
     }
+
+    /// Drops from memory every game nobody has asked for within `limits.game_idle` and that
+    /// nothing holds (no WebSocket, no request or command in progress): its next use loads
+    /// it from storage, where everything of it is. Returns how many were dropped.
+    pub fn evict_idle(&self) -> usize {
+        let idle = self.limits.game_idle;
+        let mut games = self.games.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let before = games.len();
+        // A clone of the cell (a request between looking it up and taking the slot) or of the
+        // slot (a request, a command, a WebSocket) keeps the game.
+        games.retain(|_, cell| {
+            Arc::strong_count(cell) > 1
+                || cell.get().is_none_or(|slot| Arc::strong_count(slot) > 1 || slot.idle_for() < idle)
+        });
+        before - games.len()
+    }
+
+    /// Games in memory.
+    pub fn games_in_memory(&self) -> usize {
+        self.games.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len()
+    }
+
+    /// Runs until shutdown: every `game_idle / 4` (at most a minute) drops idle games from
+    /// memory ([`App::evict_idle`]) and forgets quota counters that are full again.
+    pub async fn sweep(&self) {
+        let every = (self.limits.game_idle / 4).clamp(Duration::from_millis(10), Duration::from_secs(60));
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut stop = self.shutdown.clone();
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {
+                    let dropped = self.evict_idle();
+                    if dropped > 0 {
+                        tracing::debug!(dropped, "idle games left memory");
+                    }
+                    self.quotas.prune();
+                }
+                () = crate::serve::until_stopped(&mut stop) => break,
+            }
+        }
+    }
+}
+
+/// A guest's nickname before they choose one: `Guest` and the id's first four digits.
+pub fn guest_nickname(id: &str) -> String {
+    format!("Guest {}", id.get(..4).unwrap_or(id))
 }

@@ -166,6 +166,10 @@ pub struct Db {
     /// SQLite: the database file and its durability setting, for a connection of one's own
     /// (`rooms/store.rs`); `None` on PostgreSQL.
     sqlite_file: Option<(std::path::PathBuf, Synchronous)>,
+    /// SQLite: the WAL's size above which a writer first runs a truncating checkpoint.
+    wal_max_bytes: u64,
+    /// SQLite: the WAL file (`<database>-wal`).
+    wal_file: Option<std::path::PathBuf>,
 }
 
 const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -281,9 +285,20 @@ impl Db {
                 return Err(ServerError::Config(format!("SQLite refused WAL mode (journal mode is {mode})")));
             }
         }
-        let db = Db { pool, backend, write_turn: std::sync::Arc::default(), sqlite_file };
+        let wal_file = sqlite_file.as_ref().map(|(path, _)| {
+            let mut wal = path.clone().into_os_string();
+            wal.push("-wal");
+            std::path::PathBuf::from(wal)
+        });
+        let db =
+            Db { pool, backend, write_turn: std::sync::Arc::default(), sqlite_file, wal_max_bytes: u64::MAX, wal_file };
         db.migrate().await?;
         Ok(db)
+    }
+
+    /// SQLite: keeps the WAL file under about `bytes` ([`Db::wal_over_limit`]).
+    pub fn set_wal_max_bytes(&mut self, bytes: u64) {
+        self.wal_max_bytes = bytes;
     }
 
     /// Which backend this is.
@@ -296,9 +311,21 @@ impl Db {
     /// two SQLite connections that want to write at once would otherwise meet SQLite's busy
     /// handler, which sleeps (up to 100 ms a try) instead of queueing, and under load a
     /// writer that commits back to back starves the others for seconds.
+    ///
+    /// When the WAL is over its limit ([`Db::wal_over_limit`]), the turn first runs a truncating
+    /// checkpoint: no other writer of ours can be writing, so it copies the rest of the WAL and
+    /// empties the file.
     pub(crate) async fn write_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
         match self.backend {
-            Backend::Sqlite => Some(self.write_turn.lock().await),
+            Backend::Sqlite => {
+                let turn = self.write_turn.lock().await;
+                if self.wal_over_limit()
+                    && let Err(error) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&self.pool).await
+                {
+                    tracing::warn!(%error, "truncating WAL checkpoint failed");
+                }
+                Some(turn)
+            }
             Backend::Postgres => None,
         }
     }
@@ -332,7 +359,8 @@ impl Db {
     }
 
     /// SQLite: copies the WAL into the database file (a passive checkpoint: writers go on),
-    /// every `CHECKPOINT_EVERY` until `stop` turns true. Commands never checkpoint themselves.
+    /// every `CHECKPOINT_EVERY` until `stop` turns true. Commands never checkpoint themselves,
+    /// except to keep the WAL bounded ([`Db::write_turn`]).
     pub async fn checkpoint(&self, mut stop: tokio::sync::watch::Receiver<bool>) {
         if self.backend != Backend::Sqlite {
             return;
@@ -351,6 +379,19 @@ impl Db {
         }
     }
 
+    /// SQLite: whether the WAL file has grown over its limit (`Limits::wal_max_bytes`). Under
+    /// a steady load a passive checkpoint never catches up with the writers, so SQLite never
+    /// starts the WAL over and the file grows without bound; the writer whose turn finds it
+    /// over the limit runs a truncating checkpoint first ([`Db::write_turn`], and the rooms'
+    /// writer thread on its own connection).
+    pub(crate) fn wal_over_limit(&self) -> bool {
+        self.wal_max_bytes != u64::MAX
+            && self
+                .wal_file
+                .as_ref()
+                .is_some_and(|wal| std::fs::metadata(wal).is_ok_and(|m| m.len() > self.wal_max_bytes))
+    }
+
     async fn migrate(&self) -> Result<(), ServerError> {
         let list = match self.backend {
             Backend::Sqlite => SQLITE_MIGRATIONS,
@@ -366,13 +407,13 @@ impl Db {
         Ok(())
     }
 
-    /// Creates a player.
+    /// Creates a player (nothing when one with this id exists already).
     ///
     /// # Errors
     /// A database error.
     pub async fn create_player(&self, player: &PlayerRow) -> Result<(), sqlx::Error> {
         let _turn = self.write_turn().await;
-        sqlx::query("INSERT INTO players (id, nickname, created) VALUES ($1, $2, $3)")
+        sqlx::query("INSERT INTO players (id, nickname, created) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING")
             .bind(player.id.clone())
             .bind(player.nickname.clone())
             .bind(player.created)

@@ -110,12 +110,13 @@ impl ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
     }
 
-    pub(crate) fn storage(error: &sqlx::Error) -> Self {
+    pub(crate) fn storage(error: &dyn std::fmt::Display) -> Self {
+        // The driver's text (tables, SQL, lock states) is for the log, not for clients.
         tracing::error!(%error, "storage error");
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "storage",
-            format!("the database refused the change, nothing was stored: {error}"),
+            "the database could not store the change (busy or failing), nothing was stored: try again",
         )
     }
 
@@ -141,5 +142,21 @@ impl IntoResponse for ApiError {
 impl From<sqlx::Error> for ApiError {
     fn from(error: sqlx::Error) -> Self {
         ApiError::storage(&error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_storage_error_tells_the_client_nothing_of_the_drivers_text() {
+        let driver = sqlx::Error::Protocol("error returned from database: (code: 5) database is locked".into());
+        let error = ApiError::storage(&driver);
+        assert_eq!((error.status, error.code), (StatusCode::SERVICE_UNAVAILABLE, "storage"));
+        for secret in ["database is locked", "code: 5", "error returned from database"] {
+            assert!(!error.message.contains(secret), "{}", error.message);
+        }
+        assert!(error.message.contains("nothing was stored"), "{}", error.message);
     }
 }

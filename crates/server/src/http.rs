@@ -17,6 +17,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tower_http::LatencyUnit;
 use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
@@ -25,7 +26,7 @@ use crate::app::{App, AppState, now_ms, random_hex};
 use crate::body::{JsonBody, OptionalJsonBody};
 use crate::error::ApiError;
 use crate::game::{ActionRequest, LiveGame, NewGame};
-use crate::identity::{PlayerId, check_nickname, identify};
+use crate::identity::{ClientAddress, PlayerId, check_nickname, identify};
 use crate::{catalogue, stats, ws};
 
 /// Largest request body.
@@ -71,9 +72,18 @@ pub fn router(state: AppState) -> Router {
         .merge(records)
         .fallback(crate::web::serve)
         .method_not_allowed_fallback(method_not_allowed)
-        .with_state(state)
+        .with_state(state.clone())
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT))
+        .layer(middleware::from_fn_with_state(state, crate::origin::guard))
         .layer(middleware::from_fn(json_errors))
+        // Every answer: no MIME sniffing, no referrer, and a policy that lets an API answer
+        // opened as a page run nothing (`index.html` sets its own, `web.rs`).
+        .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        .layer(SetResponseHeaderLayer::overriding(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static("default-src 'none'; frame-ancestors 'none'; base-uri 'none'"),
+        ))
         // One line per request at INFO (the default log level): the span carries the method and
         // path, the response line the status and latency. A WebSocket is one request (its
         // upgrade); its messages are not logged here.
@@ -126,8 +136,11 @@ async fn me(
     State(state): State<AppState>,
     Extension(PlayerId(id)): Extension<PlayerId>,
 ) -> Result<Json<Value>, ApiError> {
-    let player = state.db.player(&id).await?.ok_or_else(|| ApiError::internal("the player vanished"))?;
-    Ok(Json(json!({"id": player.id, "nickname": player.nickname, "created": player.created})))
+    // A guest who has stored nothing yet has no row: its default nickname, `created` null.
+    Ok(Json(match state.stored_player(&id).await? {
+        Some(player) => json!({"id": player.id, "nickname": player.nickname, "created": player.created}),
+        None => json!({"id": id, "nickname": crate::app::guest_nickname(&id), "created": null}),
+    }))
 }
 
 #[derive(Deserialize)]
@@ -139,9 +152,11 @@ struct NicknameRequest {
 async fn set_me(
     State(state): State<AppState>,
     Extension(PlayerId(id)): Extension<PlayerId>,
+    Extension(ClientAddress(address)): Extension<ClientAddress>,
     JsonBody(body): JsonBody<NicknameRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let nickname = check_nickname(&body.nickname)?;
+    state.ensure_player(&id, &address).await?;
     state.set_nickname(&id, &nickname).await?;
     me(State(state), Extension(PlayerId(id))).await
 }
@@ -195,6 +210,7 @@ struct CreateRequest {
 async fn create_game(
     State(state): State<AppState>,
     Extension(PlayerId(player)): Extension<PlayerId>,
+    Extension(ClientAddress(address)): Extension<ClientAddress>,
     JsonBody(body): JsonBody<CreateRequest>,
 ) -> Result<Response, ApiError> {
     let seed = match body.seed {
@@ -243,6 +259,8 @@ async fn create_game(
         now: now_ms(),
     };
     let live = crate::app::compute(move || LiveGame::create(new))?;
+    state.quotas.new_game(&player, &address)?;
+    state.ensure_player(&player, &address).await?;
     let row = live.row();
     let actions = LiveGame::action_rows(&live.log);
     let outcomes = live.outcomes(&live.core);

@@ -1,5 +1,6 @@
-//! Guest players: a random id in a signed, HttpOnly, SameSite=Lax cookie, created on the first
-//! request without a valid one; the signing key is created once (operating-system randomness)
+//! Guest players: a random id in a signed, HttpOnly, SameSite=Lax cookie (`Secure` behind an
+//! `https` public URL), issued on the first request without a valid one and stored the first
+//! time the player creates something; the signing key is created once (operating-system randomness)
 //! and kept in `<data-dir>/cookie.key`.
 
 use std::io::Write;
@@ -13,7 +14,7 @@ use axum_extra::extract::cookie::{Cookie, Key, SameSite, SignedCookieJar};
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
-use crate::app::{AppState, is_hex_id};
+use crate::app::{AppState, is_hex_id, random_hex};
 use crate::error::{ApiError, ServerError};
 
 /// The cookie's name.
@@ -68,32 +69,33 @@ pub fn load_or_create_key(path: &Path) -> Result<Key, ServerError> {
     Key::try_from(bytes.as_slice()).map_err(|e| bad(&format!("not a usable key: {e}")))
 }
 
-/// Middleware: finds the player from the signed cookie, or creates a guest player and sets the
-/// cookie on the response.
+/// The address a request came from, as quotas count it ([`crate::limits::address_key`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientAddress(pub String);
+
+/// Middleware: finds the player from the signed cookie, or gives the request a new guest id and
+/// sets the cookie on the response. Nothing is stored yet: the player's row is written the
+/// first time it is needed ([`crate::app::App::ensure_player`]), so requests that only look
+/// (or fail) store nothing.
 pub async fn identify(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let jar = SignedCookieJar::from_headers(request.headers(), state.key.clone());
     let existing = jar.get(COOKIE).map(|c| c.value().to_owned()).filter(|id| is_hex_id(id, 32));
-    let known = match existing {
-        Some(id) => match state.known_player(&id).await {
-            Ok(true) => Some(id),
-            Ok(false) => None,
-            Err(e) => return e.into_response(),
-        },
-        None => None,
-    };
-    let (id, created) = match known {
+    let (id, issued) = match existing {
         Some(id) => (id, false),
-        None => match state.create_player().await {
-            Ok(player) => (player.id, true),
+        None => match random_hex(16) {
+            Ok(id) => (id, true),
             Err(e) => return e.into_response(),
         },
     };
+    let address = crate::limits::address_key(crate::serve::peer(&request));
     request.extensions_mut().insert(PlayerId(id.clone()));
+    request.extensions_mut().insert(ClientAddress(address));
     let response = next.run(request).await;
-    if created {
+    if issued {
         let cookie = Cookie::build((COOKIE, id))
             .http_only(true)
             .same_site(SameSite::Lax)
+            .secure(state.origins.secure())
             .path("/")
             .max_age(time::Duration::days(365))
             .build();

@@ -18,8 +18,11 @@ mod error;
 pub mod game;
 mod http;
 mod identity;
+pub mod limits;
 pub mod live;
+mod origin;
 pub mod rooms;
+pub mod serve;
 pub mod solved;
 pub mod stats;
 mod web;
@@ -35,6 +38,7 @@ use tokio::sync::watch;
 
 pub use db::{Backend, Db, Synchronous};
 pub use error::{ApiError, ServerError};
+pub use limits::{Limits, Quotas};
 
 /// How to run the server.
 #[derive(Clone, Debug)]
@@ -53,6 +57,8 @@ pub struct Config {
     pub public_url: Option<String>,
     /// Online rooms' limits and timings.
     pub rooms: rooms::RoomConfig,
+    /// Timeouts, connection limit, quotas, eviction of idle games, WAL size.
+    pub limits: Limits,
 }
 
 /// A bound server, ready to run.
@@ -84,14 +90,31 @@ impl Server {
         if !solved.is_empty() {
             tracing::info!(tables = solved.len(), "the perfect Ur player is available");
         }
-        let db = Db::connect(&url, config.synchronous).await?;
+        let mut db = Db::connect(&url, config.synchronous).await?;
+        db.set_wal_max_bytes(config.limits.wal_max_bytes);
         tracing::info!(backend = ?db.backend(), synchronous = ?config.synchronous, "database ready");
         let listener =
             TcpListener::bind(config.bind).await.map_err(|e| ServerError::io(format!("binding {}", config.bind), e))?;
         let (shutdown, receiver) = watch::channel(false);
-        let rooms = rooms::Registry::new(db.clone(), config.rooms.clone(), config.public_url.clone());
-        let state = app::AppState(Arc::new(app::App::new(db, key, config.allow_fixed_seed, receiver, rooms)));
+        let public_url = config.public_url.as_deref().map(origin::PublicUrl::parse).transpose()?;
+        let local = listener.local_addr().map_err(|e| ServerError::io("reading the bound address", e))?;
+        let origins = origin::Origins::new(public_url, local.port());
+        let rooms = rooms::Registry::new(db.clone(), config.rooms.clone());
+        let state = app::AppState(Arc::new(app::App::new(
+            db,
+            key,
+            config.allow_fixed_seed,
+            receiver,
+            rooms,
+            origins,
+            config.limits.clone(),
+        )));
         Ok(Server { listener, state, shutdown })
+    }
+
+    /// A view of what the server holds once running (for tests and monitoring).
+    pub fn probe(&self) -> Probe {
+        Probe(self.state.clone())
     }
 
     /// The address actually bound.
@@ -120,27 +143,42 @@ impl Server {
             let stop = state.shutdown.clone();
             tokio::spawn(async move { db.checkpoint(stop).await })
         };
-        let signal = async move {
+        {
+            // Idle games leave memory; quota counters of clients gone quiet are forgotten.
+            let state = state.clone();
+            tokio::spawn(async move { state.sweep().await });
+        }
+        tokio::spawn(async move {
             shutdown.await;
             tracing::info!("shutting down");
             let _ = stop.send(true);
-        };
-        // Small messages go out at once: with Nagle's algorithm a WebSocket that only
-        // receives (the player not moving) holds each event until the previous one is
-        // acknowledged, and delayed ACKs make that tens of milliseconds.
-        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-            if let Err(error) = tcp.set_nodelay(true) {
-                tracing::debug!(%error, "setting TCP_NODELAY failed");
-            }
         });
-        axum::serve(listener, router)
-            .with_graceful_shutdown(signal)
-            .await
-            .map_err(|e| ServerError::io("serving", e))?;
+        serve::serve(listener, router, state.limits.connections.clone(), state.shutdown.clone()).await;
         let _ = checkpointer.await;
         state.db.close().await;
         tracing::info!("stopped");
         Ok(())
+    }
+}
+
+/// What a server holds in memory, read while it runs.
+#[derive(Clone)]
+pub struct Probe(app::AppState);
+
+impl Probe {
+    /// Games held in memory (loaded or created, not yet dropped as idle).
+    pub fn games_in_memory(&self) -> usize {
+        self.0.games_in_memory()
+    }
+
+    /// Rooms held in memory.
+    pub fn rooms_in_memory(&self) -> usize {
+        self.0.rooms.len()
+    }
+
+    /// How often the timer of the room with this code has woken its task, if it is in memory.
+    pub fn room_timer_wakes(&self, code: &str) -> Option<u64> {
+        self.0.rooms.timer_wakes(code)
     }
 }
 

@@ -46,7 +46,6 @@ pub async fn serve(method: Method, uri: Uri) -> Response {
     if let Ok(etag) = HeaderValue::from_str(&format!("\"{}\"", hex::encode(&file.metadata.sha256_hash()[..8]))) {
         headers.insert(header::ETAG, etag);
     }
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     if path == "index.html" {
         headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
     }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use axum::Extension;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, header};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use madang_games::EndReason;
 use serde::Deserialize;
@@ -126,28 +126,6 @@ enum ClientMessage {
     Ping {},
 }
 
-/// Refuses a WebSocket upgrade whose `Origin` is neither this server as the browser reached it
-/// (the `Host`) nor `--public-url` (games and rooms alike); no `Origin` (not a browser) passes.
-///
-/// # Errors
-/// `bad_origin` (403), naming the origin.
-pub(crate) fn check_origin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
-    let Some(origin) = headers.get(header::ORIGIN) else { return Ok(()) };
-    let origin = origin.to_str().unwrap_or_default();
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
-    if state.rooms.origin_allowed(origin, host) {
-        return Ok(());
-    }
-    Err(ApiError::forbidden(
-        "bad_origin",
-        format!(
-            "a WebSocket from origin {:?} is refused: the page must come from {:?} or the public URL",
-            madang_core::echo(origin),
-            madang_core::echo(host)
-        ),
-    ))
-}
-
 /// `GET /api/games/{id}/ws`: checks the origin and the game, then upgrades.
 ///
 /// # Errors
@@ -159,7 +137,7 @@ pub async fn upgrade(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    check_origin(&state, &headers)?;
+    state.origins.check_origin(&headers)?;
     let slot = state.slot(&id).await?;
     // Up to the hard limit a message is read and, over `BODY_LIMIT`, refused with an answer;
     // over it tungstenite stops reading and the session closes with 1009.
@@ -215,8 +193,9 @@ async fn session(state: AppState, slot: Arc<Slot>, player: String, id: String, m
                     }
                     None | Some(Err(_)) => break,
                 };
+                // Every frame a client sends counts, its WebSocket pings included.
                 let refusal = match &message {
-                    Message::Text(_) | Message::Binary(_) if !limiter.take() => {
+                    Message::Text(_) | Message::Binary(_) | Message::Ping(_) | Message::Pong(_) if !limiter.take() => {
                         Some(ApiError::bad_request("rate_limited", state.rooms.config.rate_limit().refusal()))
                     }
                     Message::Text(text) if text.len() > BODY_LIMIT => Some(ApiError::bad_request(

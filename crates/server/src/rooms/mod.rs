@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::Deserialize;
@@ -37,7 +37,7 @@ use crate::app::{AppState, now_ms};
 use crate::body::JsonBody;
 use crate::db::Db;
 use crate::error::ApiError;
-use crate::identity::{PlayerId, check_nickname};
+use crate::identity::{ClientAddress, PlayerId, check_nickname};
 use room::{Msg, Room, Setup, Shared};
 
 /// The games offered in rooms (Ludo is one person against three computers, as its seed says).
@@ -79,6 +79,9 @@ pub struct RoomConfig {
     pub outbox: usize,
     /// Most rooms at once.
     pub max_rooms: usize,
+    /// WebSockets one room holds at most (people and spectators together); the next upgrade
+    /// is refused with `room_crowded`.
+    pub max_connections: usize,
 }
 
 impl Default for RoomConfig {
@@ -96,6 +99,7 @@ impl Default for RoomConfig {
             idle_close: Duration::from_secs(30 * 60),
             outbox: 256,
             max_rooms: 20_000,
+            max_connections: 64,
         }
     }
 }
@@ -129,8 +133,6 @@ pub struct Registry {
     rooms: Mutex<HashMap<String, Entry>>,
     /// Limits and timings.
     pub config: RoomConfig,
-    /// `--public-url`, without a trailing slash.
-    pub public_url: Option<String>,
     /// The group-commit writer of room games.
     pub writer: store::Writer,
     connections: AtomicU64,
@@ -140,11 +142,10 @@ pub struct Registry {
 
 impl Registry {
     /// A registry (starts the storage writer: call inside the runtime).
-    pub fn new(db: Db, config: RoomConfig, public_url: Option<String>) -> Registry {
+    pub fn new(db: Db, config: RoomConfig) -> Registry {
         Registry {
             rooms: Mutex::new(HashMap::new()),
             config,
-            public_url: public_url.map(|u| u.trim_end_matches('/').to_owned()),
             writer: store::Writer::start(db),
             connections: AtomicU64::new(0),
             loading: tokio::sync::Mutex::new(()),
@@ -239,26 +240,16 @@ impl Registry {
         self.len() == 0
     }
 
-    /// The origins a room WebSocket may come from: the public URL's, and the request's host's.
-    pub fn origin_allowed(&self, origin: &str, host: &str) -> bool {
-        let origin = origin.trim_end_matches('/');
-        let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
-        if !host.is_empty() && origin_host.eq_ignore_ascii_case(host) {
-            return true;
-        }
-        self.public_url.as_deref().is_some_and(|url| {
-            let scheme_host = url.split('/').take(3).collect::<Vec<_>>().join("/");
-            scheme_host.eq_ignore_ascii_case(origin)
-        })
+    /// The timer wake-ups of the room with this code so far, if it is in memory.
+    pub fn timer_wakes(&self, code: &str) -> Option<u64> {
+        self.lock().get(&normalise(code)).map(|e| e.shared.wakes.load(Ordering::Relaxed))
     }
+}
 
-    fn link(&self, headers: &HeaderMap, code: &str) -> String {
-        let base = self.public_url.clone().unwrap_or_else(|| {
-            let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("127.0.0.1:8080");
-            format!("http://{host}")
-        });
-        format!("{base}/#/room/{code}")
-    }
+/// A room's invite link: `<base>/#/room/<code>` (`Origins::base`: `--public-url`, else the
+/// request's `Host` when it is one of ours).
+fn link(state: &AppState, headers: &HeaderMap, code: &str) -> String {
+    format!("{}/#/room/{code}", state.origins.base(headers))
 }
 
 fn normalise(code: &str) -> String {
@@ -314,9 +305,10 @@ pub(crate) struct JoinRoom {
     seat: Option<String>,
 }
 
+/// The nickname shown in a room: the one asked for (already checked), else the player's.
 async fn nickname_for(state: &AppState, player: &str, requested: Option<String>) -> Result<String, ApiError> {
     match requested {
-        Some(n) => check_nickname(&n),
+        Some(n) => Ok(n),
         None => {
             if let Some(n) = state.nicknames().get(player) {
                 return Ok(n.clone());
@@ -333,6 +325,7 @@ async fn nickname_for(state: &AppState, player: &str, requested: Option<String>)
 pub(crate) async fn create(
     State(state): State<AppState>,
     Extension(PlayerId(player)): Extension<PlayerId>,
+    Extension(ClientAddress(address)): Extension<ClientAddress>,
     headers: HeaderMap,
     JsonBody(body): JsonBody<CreateRoom>,
 ) -> Result<Response, ApiError> {
@@ -382,7 +375,6 @@ pub(crate) async fn create(
     if body.cpu.contains_key(&names[seat]) {
         return Err(ApiError::unprocessable("bad_seat", format!("seat {} is given to the computer", names[seat])));
     }
-    let nickname = nickname_for(&state, &player, body.nickname).await?;
     let rooms = &state.rooms;
     if rooms.len() >= rooms.config.max_rooms {
         return Err(ApiError::new(
@@ -391,6 +383,10 @@ pub(crate) async fn create(
             format!("the server holds {} rooms, its limit: try later", rooms.config.max_rooms),
         ));
     }
+    let nickname = body.nickname.map(|n| check_nickname(&n)).transpose()?;
+    state.quotas.new_room(&player, &address)?;
+    state.ensure_player(&player, &address).await?;
+    let nickname = nickname_for(&state, &player, nickname).await?;
     let rules_text = rules.to_string();
     let created = now_ms();
     let mut code = new_code()?;
@@ -437,7 +433,7 @@ pub(crate) async fn create(
     let seat_name = names[seat].clone();
     rooms.spawn(code.clone(), room);
     tracing::info!(room = %code, "room created");
-    let body = json!({"code": code, "link": rooms.link(&headers, &code), "seat": seat_name, "token": token,
+    let body = json!({"code": code, "link": link(&state, &headers, &code), "seat": seat_name, "token": token,
                       "room": snapshot});
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
@@ -465,7 +461,7 @@ pub(crate) async fn show(
     tx.send(Msg::Snapshot { reply }).await.map_err(|_| closed(&code))?;
     let room = answer.await.map_err(|_| closed(&code))?;
     let code = normalise(&code);
-    Ok(Json(json!({"code": code, "link": state.rooms.link(&headers, &code), "room": room})))
+    Ok(Json(json!({"code": code, "link": link(&state, &headers, &code), "room": room})))
 }
 
 fn closed(code: &str) -> ApiError {
@@ -479,16 +475,19 @@ fn closed(code: &str) -> ApiError {
 pub(crate) async fn join(
     State(state): State<AppState>,
     Extension(PlayerId(player)): Extension<PlayerId>,
+    Extension(ClientAddress(address)): Extension<ClientAddress>,
     Path(code): Path<String>,
     headers: HeaderMap,
     crate::body::OptionalJsonBody(body): crate::body::OptionalJsonBody<JoinRoom>,
 ) -> Result<Json<Value>, ApiError> {
     let (tx, _) = state.rooms.open(&state, &code).await?;
-    let nickname = nickname_for(&state, &player, body.nickname).await?;
+    let nickname = body.nickname.map(|n| check_nickname(&n)).transpose()?;
+    state.ensure_player(&player, &address).await?;
+    let nickname = nickname_for(&state, &player, nickname).await?;
     let (reply, answer) = oneshot::channel();
     tx.send(Msg::Join { player, nickname, seat: body.seat, reply }).await.map_err(|_| closed(&code))?;
     let joined = answer.await.map_err(|_| closed(&code))??;
     let code = normalise(&code);
-    Ok(Json(json!({"code": code, "link": state.rooms.link(&headers, &code), "seat": joined.seat,
+    Ok(Json(json!({"code": code, "link": link(&state, &headers, &code), "seat": joined.seat,
                    "token": joined.token, "room": joined.room})))
 }

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
@@ -91,6 +91,10 @@ pub struct Shared {
     pub version: AtomicU64,
     /// The entry of `GET /api/rooms` while the room is public, in the lobby and has an open seat.
     pub listing: std::sync::Mutex<Option<Value>>,
+    /// How often the room's timer has woken its task (each wake-up has something to do).
+    pub wakes: AtomicU64,
+    /// WebSockets open on the room.
+    pub connections: AtomicUsize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,6 +122,8 @@ struct Human {
     ready: bool,
     conns: usize,
     away_since: Option<i64>,
+    /// `away_since` on the runtime's clock, for the timer (the host hand-over).
+    away_at: Option<Instant>,
     /// The computer plays this seat for its absent player (level).
     cpu: Option<String>,
     rematch: bool,
@@ -289,6 +295,43 @@ fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
     refuse(StatusCode::CONFLICT, code, message)
 }
 
+/// The first character of `text` that would reorder or hide text around it: the bidi
+/// embeddings, overrides, isolates and marks (U+202A-202E, U+2066-2069, U+200E, U+200F,
+/// U+061C) and the invisible ones (zero-width space U+200B, word joiner U+2060, U+FEFF,
+/// U+180E, U+2061-2064). The zero-width (non-)joiners U+200C and U+200D, which Persian,
+/// Indic scripts and emoji sequences need, pass only between two visible characters.
+fn invisible_format(text: &str) -> Option<char> {
+    let chars: Vec<char> = text.chars().collect();
+    chars.iter().enumerate().find_map(|(i, &c)| {
+        let bad = match c {
+            '\u{202A}'..='\u{202E}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{200E}'
+            | '\u{200F}'
+            | '\u{061C}'
+            | '\u{200B}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{FEFF}'
+            | '\u{180E}' => true,
+            '\u{200C}' | '\u{200D}' => {
+                let visible =
+                    |c: Option<&char>| c.is_some_and(|c| !c.is_whitespace() && !matches!(c, '\u{200C}' | '\u{200D}'));
+                !(i > 0 && visible(chars.get(i - 1)) && visible(chars.get(i + 1)))
+            }
+            _ => false,
+        };
+        bad.then_some(c)
+    })
+}
+
+/// Sleeps until `wake`, or for ever when there is none.
+async fn sleep_until(wake: Option<Instant>) {
+    match wake {
+        Some(wake) => tokio::time::sleep_until(wake).await,
+        None => std::future::pending().await,
+    }
+}
+
 impl Room {
     /// A new room with its host seated.
     ///
@@ -342,6 +385,7 @@ impl Room {
             ready: false,
             conns: 0,
             away_since: Some(room.created),
+            away_at: Some(Instant::now()),
             cpu: None,
             rematch: false,
             acked: 0,
@@ -392,6 +436,7 @@ impl Room {
                         ready,
                         conns: 0,
                         away_since: Some(now),
+                        away_at: Some(Instant::now()),
                         cpu,
                         rematch,
                         acked: 0,
@@ -691,13 +736,20 @@ impl Room {
 
     /// Runs the room until it closes.
     pub async fn run(mut self, mut rx: mpsc::Receiver<Msg>) {
+        // Since when no person (a seat's connection) has been connected; spectators alone do
+        // not keep a room open.
         let mut idle_since = Some(Instant::now());
         let mut idle = false;
+        // The instant the timer last fired for, until a message changes something: a
+        // deadline not later than it is not slept on again (never a wake-up loop).
+        let mut fired: Option<Instant> = None;
         loop {
-            let wake = self.next_wake(idle_since);
+            let wake = self.next_wake(idle_since).filter(|w| fired.is_none_or(|f| *w > f));
             let message = tokio::select! {
                 message = rx.recv() => message,
-                () = tokio::time::sleep_until(wake) => {
+                () = sleep_until(wake) => {
+                    self.shared.wakes.fetch_add(1, Ordering::Relaxed);
+                    fired = wake;
                     if idle_since.is_some_and(|t| t.elapsed() >= self.config.idle_close) {
                         idle = true;
                         break;
@@ -709,6 +761,7 @@ impl Room {
                 }
             };
             let Some(message) = message else { break };
+            fired = None;
             match message {
                 Msg::Join { player, nickname, seat, reply } => {
                     let mut result = self.join(player, nickname, seat);
@@ -737,7 +790,9 @@ impl Room {
                     self.flush();
                 }
             }
-            idle_since = if self.conns.is_empty() { idle_since.or_else(|| Some(Instant::now())) } else { None };
+            self.shared.connections.store(self.conns.len(), Ordering::Relaxed);
+            let people = self.conns.values().any(|c| c.seat.is_some());
+            idle_since = if people { None } else { idle_since.or_else(|| Some(Instant::now())) };
             if self.closed {
                 break;
             }
@@ -758,20 +813,16 @@ impl Room {
         self.app.rooms.remove(&self.code, &self.shared);
     }
 
-    fn next_wake(&self, idle_since: Option<Instant>) -> Instant {
+    /// When the timer has something to do next: the idle close, the turn timer's deadline,
+    /// or the lobby host's hand-over once a person is there to take the role; `None` when
+    /// nothing is due.
+    fn next_wake(&self, idle_since: Option<Instant>) -> Option<Instant> {
         let now_ms = now_ms();
-        let mut wake = Instant::now() + Duration::from_secs(3600);
-        if let Some(t) = idle_since {
-            wake = wake.min(t + self.config.idle_close);
-        }
         let at = |ms: i64| Instant::now() + Duration::from_millis(u64::try_from(ms - now_ms).unwrap_or(0));
-        if let Some(deadline) = self.deadline {
-            wake = wake.min(at(deadline));
-        }
-        if let Some(since) = self.host_away_since() {
-            wake = wake.min(at(since + self.grace_ms()));
-        }
-        wake
+        let idle = idle_since.map(|t| t + self.config.idle_close);
+        let deadline = self.deadline.map(at);
+        let hand_over = self.host_away_at().filter(|_| self.host_successor().is_some()).map(|t| t + self.config.grace);
+        [idle, deadline, hand_over].into_iter().flatten().min()
     }
 
     fn grace_ms(&self) -> i64 {
@@ -779,28 +830,28 @@ impl Room {
     }
 
     /// In the lobby, since when the host has been away (the role passes after the grace period).
-    fn host_away_since(&self) -> Option<i64> {
+    fn host_away_at(&self) -> Option<Instant> {
         if self.status != Status::Lobby {
             return None;
         }
         match &self.seats[self.host?].occupant {
-            Occupant::Human(h) if h.conns == 0 => h.away_since,
+            Occupant::Human(h) if h.conns == 0 => h.away_at,
             _ => None,
         }
     }
 
+    /// Who takes the host role from an away host: the earliest-joined connected player.
+    fn host_successor(&self) -> Option<usize> {
+        self.humans().filter(|(i, h)| Some(*i) != self.host && h.conns > 0).min_by_key(|(_, h)| h.order).map(|(i, _)| i)
+    }
+
     async fn on_timer(&mut self) {
         let now = now_ms();
-        if let Some(since) = self.host_away_since()
-            && now >= since + self.grace_ms()
+        if let Some(since) = self.host_away_at()
+            && since.elapsed() >= self.config.grace
         {
             // The host is away in the lobby: the role passes to a connected player.
-            let next = self
-                .humans()
-                .filter(|(i, h)| Some(*i) != self.host && h.conns > 0)
-                .min_by_key(|(_, h)| h.order)
-                .map(|(i, _)| i);
-            if let Some(next) = next {
+            if let Some(next) = self.host_successor() {
                 self.host = Some(next);
                 let name = self.seats[next].name.clone();
                 self.event("host", json!({"seat": name}));
@@ -850,6 +901,7 @@ impl Room {
             h.conns = h.conns.saturating_sub(1);
             if h.conns == 0 {
                 h.away_since = Some(now);
+                h.away_at = Some(Instant::now());
                 self.event("presence", json!({"seat": name, "connected": false}));
             }
         }
@@ -893,6 +945,7 @@ impl Room {
             ready: false,
             conns: 0,
             away_since: Some(now_ms()),
+            away_at: Some(Instant::now()),
             cpu: None,
             rematch: false,
             acked: 0,
@@ -985,6 +1038,7 @@ impl Room {
                     h.conns = h.conns.saturating_sub(1);
                     if h.conns == 0 {
                         h.away_since = Some(now_ms());
+                        h.away_at = Some(Instant::now());
                         self.event("presence", json!({"seat": name, "connected": false}));
                     }
                 }
@@ -998,6 +1052,7 @@ impl Room {
                 h.conns += 1;
                 if h.conns == 1 {
                     h.away_since = None;
+                    h.away_at = None;
                     returned = h.cpu.take();
                     self.event("presence", json!({"seat": name, "connected": true}));
                 }
@@ -1283,6 +1338,15 @@ impl Room {
                 if text.chars().any(char::is_control) {
                     return Err(ApiError::unprocessable("bad_chat", "a chat line may not hold control characters"));
                 }
+                if let Some(c) = invisible_format(text) {
+                    return Err(ApiError::unprocessable(
+                        "bad_chat",
+                        format!(
+                            "a chat line may not hold direction overrides or invisible characters (U+{:04X})",
+                            u32::from(c)
+                        ),
+                    ));
+                }
                 let nickname = match &self.seats[seat].occupant {
                     Occupant::Human(h) => h.nickname.clone(),
                     _ => String::new(),
@@ -1515,9 +1579,7 @@ impl Room {
             actions: LiveGame::action_rows(&change.entries),
             outcomes: live.outcomes(&change.core),
         };
-        self.app.rooms.writer.store(commit).await.map_err(|e| {
-            refuse(StatusCode::SERVICE_UNAVAILABLE, "storage", format!("the database refused the change: {e}"))
-        })?;
+        self.app.rooms.writer.store(commit).await.map_err(|e| ApiError::storage(&e))?;
         let entries = change.entries.clone();
         live.commit(change);
         let id = live.id.clone();

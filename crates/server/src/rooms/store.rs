@@ -124,6 +124,13 @@ fn run_sqlite(db: &Db, path: &std::path::Path, synchronous: Synchronous, mut rx:
             }
         }
         let _turn = db.write_turn_blocking();
+        if db.wal_over_limit()
+            && let Some(connection) = &conn
+            && let Err(error) = connection.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+        {
+            // As `Db::write_turn` does for the pool's writers: the WAL stays bounded.
+            tracing::warn!(%error, "truncating WAL checkpoint failed");
+        }
         let mut write = |commits: &[&Commit]| -> Result<(), String> {
             let connection = match &mut conn {
                 Some(c) => c,

@@ -28,8 +28,16 @@ pub async fn upgrade(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    crate::ws::check_origin(&state, &headers)?;
+    state.origins.check_origin(&headers)?;
     let (tx, shared) = state.rooms.open(&state, &code).await?;
+    let crowd = shared.connections.load(Ordering::Relaxed);
+    if crowd >= state.rooms.config.max_connections {
+        return Err(ApiError::new(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            "room_crowded",
+            format!("room {} already has {crowd} connections, its limit: try again later", madang_core::echo(&code)),
+        ));
+    }
     let config = state.rooms.config.clone();
     let conn = state.rooms.next_connection();
     Ok(ws
@@ -82,16 +90,18 @@ async fn session(
     loop {
         tokio::select! {
             incoming = socket.recv() => {
-                let (text, binary) = match incoming {
-                    Some(Ok(Message::Text(text))) => (text, false),
-                    Some(Ok(Message::Binary(_))) => (Utf8Bytes::from_static(""), true),
+                // `control`: a WebSocket ping or pong (the library answers pings), which counts
+                // against the rate like any message and is otherwise ignored.
+                let (text, binary, control) = match incoming {
+                    Some(Ok(Message::Text(text))) => (text, false, false),
+                    Some(Ok(Message::Binary(_))) => (Utf8Bytes::from_static(""), true, false),
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => (Utf8Bytes::from_static(""), false, true),
                     Some(Err(e)) if crate::ws::is_too_long(&e) => {
                         // Over the hard limit (tungstenite's capacity error): say so with 1009.
                         close(&mut socket, 1009, "a message or frame over the hard size limit").await;
                         break;
                     }
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                    Some(Ok(_)) => continue,
                 };
                 let version = shared.version.load(Ordering::Relaxed);
                 let refusal = if !limiter.take() {
@@ -112,6 +122,9 @@ async fn session(
                         close(&mut socket, 1008, "too many refused messages (rate or size limit)").await;
                         break;
                     }
+                    continue;
+                }
+                if control {
                     continue;
                 }
                 match crate::body::require_string_member(text.as_bytes(), "type").and_then(|()| crate::body::parse::<ClientMessage>(text.as_bytes())) {

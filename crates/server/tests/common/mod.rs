@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use futures_util::{SinkExt, StreamExt};
-use madang_server::{Config, Server, Synchronous};
+use madang_server::{Config, Limits, Quotas, Server, Synchronous};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -53,6 +53,7 @@ impl Drop for TempDir {
 pub struct TestServer {
     pub base: String,
     pub addr: std::net::SocketAddr,
+    pub probe: madang_server::Probe,
     stop: Option<oneshot::Sender<()>>,
     handle: Option<JoinHandle<()>>,
 }
@@ -62,14 +63,16 @@ impl TestServer {
         Self::start_with(dir, database, allow_fixed_seed, madang_server::rooms::RoomConfig::default()).await
     }
 
-    /// Starts with these room limits and timings.
+    /// Starts with these room limits and timings (and no quotas: a test makes many games and
+    /// rooms from one address).
     pub async fn start_with(
         dir: &TempDir,
         database: Option<String>,
         allow_fixed_seed: bool,
         rooms: madang_server::rooms::RoomConfig,
     ) -> TestServer {
-        let config = Config {
+        let limits = Limits { quotas: Quotas::off(), ..Limits::default() };
+        Self::start_config(Config {
             bind: "127.0.0.1:0".parse().unwrap(),
             data_dir: dir.0.clone(),
             database,
@@ -77,9 +80,16 @@ impl TestServer {
             synchronous: Synchronous::Normal,
             public_url: None,
             rooms,
-        };
+            limits,
+        })
+        .await
+    }
+
+    /// Starts with this configuration.
+    pub async fn start_config(config: Config) -> TestServer {
         let server = Server::bind(config).await.unwrap();
         let addr = server.local_addr().unwrap();
+        let probe = server.probe();
         let (stop, stopped) = oneshot::channel::<()>();
         let handle = tokio::spawn(async move {
             server
@@ -89,7 +99,7 @@ impl TestServer {
                 .await
                 .unwrap();
         });
-        TestServer { base: format!("http://{addr}"), addr, stop: Some(stop), handle: Some(handle) }
+        TestServer { base: format!("http://{addr}"), addr, probe, stop: Some(stop), handle: Some(handle) }
     }
 
     /// Stops gracefully and waits.

@@ -1,0 +1,230 @@
+//! What one client may create, and how long the server keeps what nobody uses
+//! (`docs/server.md`, "Limits"): quotas per player and per address on new players, games and
+//! rooms (keyed GCRA rate limiters from `governor`), the connection limits of [`crate::serve`],
+//! how long an idle game stays in memory, and the size the SQLite WAL is kept under.
+
+use std::net::{IpAddr, SocketAddr};
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+
+use crate::error::ApiError;
+use crate::serve::ConnectionLimits;
+
+/// Everything a server limits besides the rooms' own limits ([`crate::rooms::RoomConfig`]).
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Timeouts and the connection limit.
+    pub connections: ConnectionLimits,
+    /// What one client may create.
+    pub quotas: Quotas,
+    /// A game that nobody has used for this long (no request, no WebSocket) leaves memory; its
+    /// next use loads it again from storage. A game played in a browser holds its WebSocket,
+    /// so this is mostly finished games and clients that went away.
+    pub game_idle: Duration,
+    /// SQLite: when the WAL file is over this, the next writer first runs a checkpoint that
+    /// copies it into the database and truncates it.
+    pub wal_max_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            connections: ConnectionLimits::default(),
+            quotas: Quotas::default(),
+            game_idle: Duration::from_secs(2 * 60),
+            wal_max_bytes: 64 * 1024 * 1024,
+        }
+    }
+}
+
+/// How many players, games and rooms one client may create an hour: each a bucket that holds
+/// that many and refills evenly over the hour (`0` turns a quota off). An address is the
+/// peer's IP address (IPv6 by its /64 network).
+#[derive(Clone, Debug)]
+pub struct Quotas {
+    /// New guest players stored per address.
+    pub players_per_address: u32,
+    /// Games created per player.
+    pub games_per_player: u32,
+    /// Games created per address.
+    pub games_per_address: u32,
+    /// Rooms created per player.
+    pub rooms_per_player: u32,
+    /// Rooms created per address.
+    pub rooms_per_address: u32,
+}
+
+impl Default for Quotas {
+    fn default() -> Self {
+        Quotas {
+            players_per_address: 30,
+            games_per_player: 120,
+            games_per_address: 300,
+            rooms_per_player: 30,
+            rooms_per_address: 60,
+        }
+    }
+}
+
+impl Quotas {
+    /// Every quota off (load generators).
+    pub fn off() -> Quotas {
+        Quotas {
+            players_per_address: 0,
+            games_per_player: 0,
+            games_per_address: 0,
+            rooms_per_player: 0,
+            rooms_per_address: 0,
+        }
+    }
+}
+
+/// One quota: a limit an hour per key.
+struct Bucket {
+    what: &'static str,
+    per: &'static str,
+    limit: u32,
+    limiter: Option<DefaultKeyedRateLimiter<String>>,
+}
+
+impl Bucket {
+    fn new(what: &'static str, per: &'static str, limit: u32) -> Bucket {
+        let limiter = NonZeroU32::new(limit).map(|n| RateLimiter::keyed(Quota::per_hour(n)));
+        Bucket { what, per, limit, limiter }
+    }
+
+    fn take(&self, key: &str) -> Result<(), ApiError> {
+        let Some(limiter) = &self.limiter else { return Ok(()) };
+        limiter.check_key(&key.to_owned()).map_err(|not_until| {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "quota",
+                format!(
+                    "quota: at most {} {} an hour per {}; try again in {} s",
+                    self.limit,
+                    self.what,
+                    self.per,
+                    wait.as_secs().max(1)
+                ),
+            )
+        })
+    }
+
+    fn prune(&self) {
+        if let Some(limiter) = &self.limiter {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
+    }
+}
+
+/// The quotas' counters.
+pub struct QuotaState {
+    players_per_address: Bucket,
+    games_per_player: Bucket,
+    games_per_address: Bucket,
+    rooms_per_player: Bucket,
+    rooms_per_address: Bucket,
+}
+
+/// What a quota is counted against: the peer's IP address (an IPv6 address by its /64, which
+/// one host usually holds whole), or `unknown` when the request did not come over a socket.
+pub fn address_key(peer: Option<SocketAddr>) -> String {
+    match peer.map(|p| p.ip()) {
+        Some(IpAddr::V4(ip)) => ip.to_string(),
+        Some(IpAddr::V6(ip)) => match ip.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = ip.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        },
+        None => "unknown".to_owned(),
+    }
+}
+
+impl QuotaState {
+    /// Counters for these quotas.
+    pub fn new(quotas: &Quotas) -> QuotaState {
+        QuotaState {
+            players_per_address: Bucket::new("new players", "address", quotas.players_per_address),
+            games_per_player: Bucket::new("games", "player", quotas.games_per_player),
+            games_per_address: Bucket::new("games", "address", quotas.games_per_address),
+            rooms_per_player: Bucket::new("rooms", "player", quotas.rooms_per_player),
+            rooms_per_address: Bucket::new("rooms", "address", quotas.rooms_per_address),
+        }
+    }
+
+    /// Counts a new player from `address`.
+    ///
+    /// # Errors
+    /// `quota` (429) when the address has created its share.
+    pub fn new_player(&self, address: &str) -> Result<(), ApiError> {
+        self.players_per_address.take(address)
+    }
+
+    /// Counts a new game by `player` from `address`.
+    ///
+    /// # Errors
+    /// `quota` (429) naming the quota used up.
+    pub fn new_game(&self, player: &str, address: &str) -> Result<(), ApiError> {
+        self.games_per_player.take(player)?;
+        self.games_per_address.take(address)
+    }
+
+    /// Counts a new room by `player` from `address`.
+    ///
+    /// # Errors
+    /// `quota` (429) naming the quota used up.
+    pub fn new_room(&self, player: &str, address: &str) -> Result<(), ApiError> {
+        self.rooms_per_player.take(player)?;
+        self.rooms_per_address.take(address)
+    }
+
+    /// Forgets the keys whose buckets are full again (they count as new).
+    pub fn prune(&self) {
+        for bucket in [
+            &self.players_per_address,
+            &self.games_per_player,
+            &self.games_per_address,
+            &self.rooms_per_player,
+            &self.rooms_per_address,
+        ] {
+            bucket.prune();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bucket_holds_its_limit_and_names_the_quota() {
+        let quotas = QuotaState::new(&Quotas { games_per_player: 3, ..Quotas::off() });
+        for _ in 0..3 {
+            quotas.new_game("p", "a").expect("within the quota");
+        }
+        let error = quotas.new_game("p", "a").expect_err("the fourth");
+        assert_eq!((error.status.as_u16(), error.code), (429, "quota"));
+        assert!(error.message.contains("at most 3 games an hour per player"), "{}", error.message);
+        // Another player is counted apart; an address quota that is off never refuses.
+        quotas.new_game("q", "a").expect("another player");
+    }
+
+    #[test]
+    fn addresses_are_counted_by_ip_and_ipv6_by_its_64() {
+        let v4: SocketAddr = "192.0.2.7:5000".parse().expect("v4");
+        assert_eq!(address_key(Some(v4)), "192.0.2.7");
+        let a: SocketAddr = "[2001:db8:1:2:aaaa::1]:1".parse().expect("v6");
+        let b: SocketAddr = "[2001:db8:1:2:bbbb::9]:2".parse().expect("v6");
+        assert_eq!(address_key(Some(a)), address_key(Some(b)));
+        let mapped: SocketAddr = "[::ffff:192.0.2.7]:1".parse().expect("mapped");
+        assert_eq!(address_key(Some(mapped)), "192.0.2.7");
+    }
+}
