@@ -59,7 +59,7 @@ test('a whole game against three hard computers, won by clicking highlighted pie
     state = await gameState(page);
     // The roll is the entry after the tap: "Red rolls N", then what it did.
     const line = (await page.locator(`#log li[value="${before + 1}"]`).textContent()) ?? '';
-    const rolled = Number(new RegExp(`^${fill(messages.en['ludo.ev.rolls'], { seat: messages.en['ludo.seat.0'], n: '(\\d)' })}`).exec(line)?.[1]);
+    const rolled = Number(new RegExp(`^${fill(messages.en['ludo.ev.roll'], { seat: messages.en['ludo.seat.0'], roll: '(\\d)' })}`).exec(line)?.[1]);
     assert.ok(rolled >= 1 && rolled <= 6, `Red's roll is logged: ${line}`);
     if (state.to_move === '0') {
       assert.equal(await page.locator('#roll-notice').isVisible(), false, 'a roll that can move needs no notice');
@@ -68,7 +68,7 @@ test('a whole game against three hard computers, won by clicking highlighted pie
     // The roll passed: the notice names it, in the words of the log.
     const notice = (await page.locator('#roll-notice').textContent()) ?? '';
     assert.ok(await page.locator('#roll-notice').isVisible(), 'the pass notice shows after the tap');
-    assert.ok(notice.includes(fill(messages.en['ludo.ev.no_move'], { seat: messages.en['ludo.seat.0'], n: rolled })), notice);
+    assert.ok(notice.includes(fill(messages.en['ludo.ev.no_move'], { seat: messages.en['ludo.seat.0'], roll: rolled })), notice);
     // The computers played on: it is Red's roll again (or the game went on to Red's next roll).
     assert.equal(state.to_act, '0');
   }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ROOT } from '../lib.mjs';
+import { ROOT, madang } from '../lib.mjs';
 
 const WEB = path.join(ROOT, 'crates', 'server', 'web', 'js', 'messages');
 const PARTS = ['app', 'ur', 'yut', 'ludo', 'dice-poker'];
@@ -63,5 +63,41 @@ test('Korean texts choose their particles: no placeholder pairs such as (으)로
     readFileSync(path.join(js, String(file)), 'utf8')
       .split('\n')
       .forEach((line, i) => assert.doesNotMatch(line, pairs, `js/${file}:${i + 1}: ${line.trim()}`));
+  }
+});
+
+test('every event kind of every game has a text in both languages, and no text names a kind that is gone', async () => {
+  // The engines' own list of kinds and fields (`madang events --json`, from `Game::EVENT_KINDS`).
+  const kinds = JSON.parse(await madang(['events', '--json']));
+  assert.deepEqual(Object.keys(kinds).sort(), ['dice-poker', 'ludo', 'ur', 'yut']);
+  const parts = Object.fromEntries(await catalogues());
+  for (const [game, list] of Object.entries(kinds)) {
+    const part = parts[game];
+    assert.ok(part, `a catalogue for ${game}`);
+    for (const lang of ['en', 'ko']) {
+      const keys = Object.keys(part[lang]).filter((k) => k.startsWith(`${game}.ev.`));
+      const declared = list.map((k) => `${game}.ev.${k.kind}`);
+      assert.deepEqual(declared.filter((k) => !keys.includes(k)), [], `messages/${game}.js ${lang}: kinds without a text`);
+      assert.deepEqual(keys.filter((k) => !declared.includes(k)), [], `messages/${game}.js ${lang}: texts for kinds no engine reports`);
+      // A text uses only its event's fields.
+      for (const k of list) {
+        const unknown = placeholders(part[lang][`${game}.ev.${k.kind}`]).filter((p) => !k.fields.includes(p));
+        assert.deepEqual(unknown, [], `messages/${game}.js ${lang} ${game}.ev.${k.kind}: placeholders not among ${k.fields}`);
+      }
+    }
+  }
+});
+
+test('the client reads no engine text: no regular expression in the game modules, notation only in js/notation.js', () => {
+  const js = path.join(ROOT, 'crates', 'server', 'web', 'js');
+  // Where a regular expression is at home: routes, room codes, the `?pace` number, Korean
+  // sounds, the message placeholders, and the record notation — none of them engine text.
+  const allowed = new Set(['main.js', 'notation.js', 'korean.js', 'i18n.js', 'app.js', path.join('pages', 'rooms.js'), path.join('pages', 'stats.js')]);
+  const regex = /new RegExp|\/\^|\.exec\(|\.test\(|\.match\(|\.replace\(\//;
+  for (const file of readdirSync(js, { recursive: true }).map(String).filter((f) => f.endsWith('.js') && !f.startsWith('messages'))) {
+    if (allowed.has(file)) continue;
+    readFileSync(path.join(js, file), 'utf8')
+      .split('\n')
+      .forEach((line, i) => assert.doesNotMatch(line, regex, `js/${file}:${i + 1}: ${line.trim()}`));
   }
 });

@@ -7,7 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DESKTOP, PHONE, clickMove, gameState, newPage, openSetup, playToEnd, ready, screenshot, seed, suite, throwIfAsked } from '../lib.mjs';
+import { DESKTOP, PHONE, boxOf, clickMove, gameState, newPage, openSetup, playToEnd, ready, screenshot, seed, suite, throwIfAsked } from '../lib.mjs';
 import app from '../../crates/server/web/js/messages/app.js';
 import ludo from '../../crates/server/web/js/messages/ludo.js';
 import yut from '../../crates/server/web/js/messages/yut.js';
@@ -216,19 +216,19 @@ test('Ur: the board lies across a desktop screen and fits 1280 × 800; the Korea
   await openSetup(page, env.server.url, 'ur', 8);
   await page.locator('#start').click();
   await page.locator('#board .ur-board').waitFor();
-  const board = await page.locator('.ur-board').boundingBox();
+  const board = await boxOf(page, '.ur-board');
   assert.ok(board.y + board.height <= DESKTOP.height, `the board ends at ${board.y + board.height} px`);
   assert.ok(board.width > 2 * board.height, `lying across: ${board.width}×${board.height}`);
   // Light's path enters at A4 and dark's at C4 (geometry of ur.md); light's column runs along
   // the bottom and dark's along the top.
-  const a4 = await page.locator('[data-cell="A4"]').boundingBox();
-  const c4 = await page.locator('[data-cell="C4"]').boundingBox();
+  const a4 = await boxOf(page, '[data-cell="A4"]');
+  const c4 = await boxOf(page, '[data-cell="C4"]');
   assert.ok(a4.y > c4.y + c4.height, 'light (A) below dark (C)');
   assert.deepEqual(await page.locator('.seat-name').allTextContents(), ['백', '흑']);
   await screenshot(page, 'walk-ur-desktop-ko');
   // On a phone it stands upright.
   await page.setViewportSize(PHONE);
-  const upright = await page.locator('.ur-board').boundingBox();
+  const upright = await boxOf(page, '.ur-board');
   assert.ok(upright.height > 2 * upright.width, `upright on a phone: ${upright.width}×${upright.height}`);
   check();
   await context.close();

@@ -50,6 +50,12 @@ enum Command {
     Sim(sim::SimArgs),
     /// Run the game server: the HTTP and WebSocket API for games against the computer and on one screen.
     Serve(serve::ServeArgs),
+    /// List every kind of event each game reports, with its fields (for message catalogues).
+    Events {
+        /// Print JSON: `{"GAME": [{"kind", "fields"}, …], …}`.
+        #[arg(long)]
+        json: bool,
+    },
     /// The Royal Game of Ur's own tools: `madang ur solve`.
     Ur {
         #[command(subcommand)]
@@ -86,6 +92,21 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let record = read_record(&file)?;
             let view = madang_games::replay(&record)?;
             println!("{}", serde_json::to_string_pretty(&view)?);
+            Ok(())
+        }
+        Command::Events { json } => {
+            let kinds = madang_games::event_kinds();
+            if json {
+                let map: serde_json::Map<String, serde_json::Value> =
+                    kinds.iter().map(|(game, list)| ((*game).to_owned(), serde_json::json!(list))).collect();
+                println!("{}", serde_json::to_string_pretty(&map)?);
+            } else {
+                for (game, list) in kinds {
+                    for kind in list {
+                        println!("{game}\t{}\t{}", kind.kind, kind.fields.join(", "));
+                    }
+                }
+            }
             Ok(())
         }
         Command::Sim(args) => sim::run(args),

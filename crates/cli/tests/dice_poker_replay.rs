@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::{chance, events, legal, replay_text, set, weights};
+use common::{chance, events, events_of, legal, replay_text, set, weights};
 use serde_json::{Value, json};
 
 fn record(rules: Value, actions: &[&str]) -> String {
@@ -72,6 +72,13 @@ fn a_placement_changes_neighbours_and_the_view_shows_the_board() {
     let ev = events(&v);
     assert!(ev.contains(&"white raises own die on cell 0 from 3 to 4".to_owned()), "{ev:?}");
     assert!(ev.contains(&"white lowers black's die on cell 10 from 4 to 3".to_owned()), "{ev:?}");
+    // As data (docs/dice-poker.md, "Events").
+    assert_eq!(events_of(&v, "raise"), [json!({"kind": "raise", "seat": "white", "cell": 0, "from": 3, "to": 4})]);
+    assert_eq!(
+        events_of(&v, "lower"),
+        [json!({"kind": "lower", "seat": "white", "owner": "black", "cell": 10, "from": 4, "to": 3})]
+    );
+    assert_eq!(events_of(&v, "place").last(), Some(&json!({"kind": "place", "seat": "white", "cell": 5, "value": 6})));
     // Black to place a 2: every empty cell.
     let v = view(json!({}), &then(&["roll 3", "place 0", "roll 4", "place 10", "roll 6", "place 5", "roll 2"]));
     let expected: Vec<String> = (0..16).filter(|c| ![0, 5, 10].contains(c)).map(|c| format!("place {c}")).collect();

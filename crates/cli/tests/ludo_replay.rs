@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{chance, count_events, events, legal, madang, replay_text, set, weights};
+use common::{chance, count_events, events, events_of, legal, madang, replay_text, set, weights};
 use serde_json::{Value, json};
 
 fn record(actions: &[&str]) -> String {
@@ -62,6 +62,15 @@ fn a_six_lets_a_piece_leave_and_the_same_seat_rolls_again() {
     assert_eq!(progress(&v, "0"), [-1, -1, -1, 2]);
     assert_eq!(count_events(&v, "seat 1 has no move with 5 and passes"), 1);
     assert_eq!(v["to_move"], "chance");
+    // As data (docs/ludo.md, "Events"): seat 0's piece 3 left base onto its start square, track
+    // square 0 (ludo.md: seat k starts on 13k), moved 0 → 2 on track square 2, and seat 1's 5
+    // passed.
+    assert_eq!(events_of(&v, "leave_base"), [json!({"kind": "leave_base", "seat": "0", "piece": 3, "square": 0})]);
+    assert_eq!(
+        events_of(&v, "move"),
+        [json!({"kind": "move", "seat": "0", "piece": 3, "from": 0, "to": 2, "square": 2, "place": "track"})]
+    );
+    assert_eq!(events_of(&v, "no_move"), [json!({"kind": "no_move", "seat": "1", "roll": 5})]);
     let v = view(&["roll 6", "move 3", "roll 2", "move 3", "roll 5", "roll 6"]);
     assert_eq!(v["to_move"], "2", "after seat 1 passed, seat 2 rolled the 6");
 }
@@ -203,6 +212,7 @@ fn the_roll_limit_ends_the_game_with_no_result() {
         events(&v).last().map(String::as_str),
         Some("the game ends with no result: 10000 rolls without a winner (roll limit)")
     );
+    assert_eq!(events_of(&v, "roll_limit"), [json!({"kind": "roll_limit", "rolls": 10_000})]);
     let mut more = ones.clone();
     more.push("roll 6");
     replay_text(&record(&more)).refused(&["action 10000", "\"roll 6\"", "roll limit"]);

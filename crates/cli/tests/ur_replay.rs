@@ -8,8 +8,8 @@
 mod common;
 
 use common::{
-    chance, count_events, events, legal, load_record, pieces, replay, replay_file, replay_text, set, then, view,
-    weights,
+    chance, count_events, events, events_of, legal, load_record, pieces, replay, replay_file, replay_text, set, then,
+    view, weights,
 };
 use serde_json::{Value, json};
 
@@ -68,6 +68,16 @@ fn central_rosette_safety_is_decided_on_the_destination_square() {
     assert_eq!(pieces(&v, "dark"), [0, 9]);
     assert_eq!(count_events(&v, "captures"), 1);
     assert!(events(&v).iter().any(|e| e.contains("captures") && e.contains("B5")), "{v}");
+    // The same as data (spec README, "events"; docs/ur.md, "Events"): dark moved 8 → 9 onto B5
+    // and captured light's piece there.
+    assert_eq!(
+        events_of(&v, "move").last(),
+        Some(&json!({"kind": "move", "seat": "dark", "from": 8, "to": 9, "tile": "B5"}))
+    );
+    assert_eq!(
+        events_of(&v, "capture"),
+        [json!({"kind": "capture", "seat": "dark", "captured": "light", "tile": "B5"})]
+    );
 }
 
 /// ur.md "Presets": `safe_rosettes` is an option; with rosettes not safe the same move onto B4

@@ -87,6 +87,34 @@ fn replay_ceremony_seed_example_asks_b_a_c_and_d_throws_first() {
     let picked = then(&thrown, &["slot 2", "slot 4", "slot 3"]);
     let v = view(json!({}), Some(4), &picked);
     assert_eq!((v["to_move"].as_str(), v["awaiting"].as_str()), (Some("chance"), Some("throw")));
+    // The ceremony as data (docs/yut.md, "Events"): the tie, the rank, the slots, the order.
+    let kinds = |v: &Value, kind: &str| -> Vec<Value> {
+        v["events"].as_array().expect("events").iter().filter(|e| e["kind"] == kind).cloned().collect()
+    };
+    assert_eq!(kinds(&v, "tie").len(), 1);
+    assert_eq!(kinds(&v, "tie")[0]["sides"], json!(["C", "D"]));
+    assert_eq!(kinds(&v, "rank")[0]["sides"], json!(["B", "A", "C", "D"]));
+    let slots: Vec<(Value, Value, Value)> = v["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["kind"] == "takes_slot" || e["kind"] == "gets_slot")
+        .map(|e| (e["kind"].clone(), e["side"].clone(), e["slot"].clone()))
+        .collect();
+    assert_eq!(
+        slots,
+        [
+            (json!("takes_slot"), json!("B"), json!(2)),
+            (json!("takes_slot"), json!("A"), json!(4)),
+            (json!("takes_slot"), json!("C"), json!(3)),
+            (json!("gets_slot"), json!("D"), json!(1)),
+        ]
+    );
+    assert_eq!(kinds(&v, "order")[0]["sides"], json!(["D", "B", "C", "A"]));
+    assert_eq!(
+        kinds(&v, "ceremony_throw")[0],
+        json!({"kind": "ceremony_throw", "side": "A", "throw": "geol", "text": "A throws geol in the ceremony"})
+    );
     assert_eq!(pool(&v), Vec::<String>::new());
     // D throws first, then B, C, A (D do → 1, B gae → 2, C geol → 3).
     let order = [("throw do", "D"), ("throw gae", "B"), ("throw geol", "C"), ("throw yut", "chance")];

@@ -13,6 +13,8 @@
 //! - decision and terminal nodes have no thrower;
 //! - terminal nodes: no legal action, no chance outcome, an outcome present, no mover;
 //! - every action's notation parses back to the same action, and notations are distinct;
+//! - every event serializes to an object of a declared kind ([`madang_core::Game::EVENT_KINDS`])
+//!   with exactly that kind's fields;
 //! - a clone equals the original, and the state survives a serde JSON round trip;
 //! - at sampled nodes, every action seen earlier in the game that is not legal now is refused
 //!   with an error and leaves the state unchanged;
@@ -59,7 +61,7 @@ pub struct PlayoutStats {
     pub longest: usize,
     /// Games won by each seat (index), from `Outcome::Winner`.
     pub wins: Vec<u64>,
-    /// Events seen, as their `Display` text's first two words, with counts.
+    /// Events seen by `kind`, with counts.
     pub event_kinds: std::collections::BTreeMap<String, u64>,
 }
 
@@ -193,8 +195,7 @@ pub fn check_random_playouts<G: Game>(game: &G, config: PlayoutConfig) -> Playou
                 fail::<G>(game_index, &history, format!("action {action} changed nothing and reported nothing"));
             }
             for event in &events {
-                let text = event.to_string();
-                let kind: String = text.split_whitespace().skip(1).take(2).collect::<Vec<_>>().join(" ");
+                let kind = check_event::<G>(game_index, &history, event);
                 *stats.event_kinds.entry(kind).or_default() += 1;
             }
             seen.insert(action);
@@ -208,6 +209,27 @@ pub fn check_random_playouts<G: Game>(game: &G, config: PlayoutConfig) -> Playou
         stats.games += 1;
     }
     stats
+}
+
+/// An event serializes to an object whose `kind` is one of [`Game::EVENT_KINDS`] and whose other
+/// keys are exactly that kind's fields, in order; its `Display` text is not empty. Returns the kind.
+fn check_event<G: Game>(game_index: u64, history: &[G::Action], event: &G::Event) -> String {
+    let value = match serde_json::to_value(event) {
+        Ok(serde_json::Value::Object(map)) => map,
+        other => fail::<G>(game_index, history, format!("event {event:?} does not serialize to an object: {other:?}")),
+    };
+    let kind = value.get("kind").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
+    let Some(declared) = G::EVENT_KINDS.iter().find(|k| k.kind == kind) else {
+        fail::<G>(game_index, history, format!("event {event:?} has the undeclared kind {kind:?}"))
+    };
+    let fields: Vec<&str> = value.keys().map(String::as_str).filter(|k| *k != "kind").collect();
+    if fields != declared.fields {
+        fail::<G>(game_index, history, format!("event {kind} has fields {fields:?}, declared {:?}", declared.fields));
+    }
+    if event.to_string().is_empty() {
+        fail::<G>(game_index, history, format!("event {kind} has no text"));
+    }
+    kind
 }
 
 fn check_node_basics<G: Game>(game: &G, game_index: u64, history: &[G::Action], state: &G::State) {

@@ -48,6 +48,23 @@ pub enum Outcome {
     NoResult(String),
 }
 
+/// One kind of event a game reports ([`Game::EVENT_KINDS`]): its `kind` tag and the names of
+/// its fields, in the order they are serialized.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct EventKind {
+    /// The `kind` tag (`"capture"`).
+    pub kind: &'static str,
+    /// The fields beside `kind` (`["seat", "captured", "tile"]`).
+    pub fields: &'static [&'static str],
+}
+
+impl EventKind {
+    /// A kind with these fields.
+    pub const fn new(kind: &'static str, fields: &'static [&'static str]) -> EventKind {
+        EventKind { kind, fields }
+    }
+}
+
 /// Receives the events an action causes (passes, captures, extra rolls, …), in order.
 ///
 /// `()` discards them, which is what fast playouts use; a `Vec` collects them.
@@ -175,8 +192,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// A move or a chance outcome. `Ord` is the documented order of legal actions; `Display`
     /// and `FromStr` are the notation and round-trip.
     type Action: Copy + Debug + Display + FromStr<Err = NotationError> + Ord + Eq + Hash + Send + Sync;
-    /// Something an action caused, for the `events` list of `madang replay`.
-    type Event: Display + Debug + Clone;
+    /// Something an action caused, for the `events` list of `madang replay` (spec `README.md`,
+    /// "events"): a serde enum, internally tagged by `kind` (one variant per thing that can
+    /// happen), whose fields name seats, pieces, squares and values as data; `Display` is its
+    /// English line for people and logs, never parsed by a program.
+    type Event: Display + Debug + Clone + Serialize;
     /// Why an action cannot be applied at a state.
     type Error: std::error::Error + Clone + Send + Sync + 'static;
     /// The canonical piece summary of `madang replay`'s `pieces` field.
@@ -186,6 +206,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// The game's name in records: `"ur"`, `"yut"`, `"ludo"` or `"dice-poker"`.
     const NAME: &'static str;
+
+    /// Every kind of [`Game::Event`] with its fields: what the game can report, for the message
+    /// catalogues of the clients (`madang events --json`). The conformance kit checks that
+    /// every event a game emits is one of these, with exactly these fields.
+    const EVENT_KINDS: &'static [EventKind];
 
     /// Where `madang replay` puts [`Game::figures`] in a finished game's `result`: under
     /// `stats` (`false`, the default: Yut's `result.stats`) or merged into `result` itself

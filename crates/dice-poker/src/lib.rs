@@ -14,7 +14,7 @@ mod hand;
 use std::fmt;
 use std::str::FromStr;
 
-use madang_core::{EventSink, Game, NotationError, Outcome, RulesError, Turn, Weight};
+use madang_core::{EventKind, EventSink, Game, NotationError, Outcome, RulesError, Turn, Weight};
 use serde::{Deserialize, Serialize};
 
 pub use board::{Board, BoardKind, CELLS, MAX_GRID, default_layout};
@@ -265,6 +265,100 @@ pub enum PokerEvent {
     },
     /// Equal hands.
     Draw,
+}
+
+impl PokerEvent {
+    /// Every kind of event, with its fields ([`Game::EVENT_KINDS`]; `docs/dice-poker.md`,
+    /// "Events").
+    pub const KINDS: &'static [EventKind] = &[
+        EventKind::new("roll_off", &["seat", "roll"]),
+        EventKind::new("roll_off_tie", &["roll"]),
+        EventKind::new("starts", &["seat", "high", "low"]),
+        EventKind::new("roll", &["seat", "roll"]),
+        EventKind::new("place", &["seat", "cell", "value"]),
+        EventKind::new("raise", &["seat", "cell", "from", "to"]),
+        EventKind::new("lower", &["seat", "owner", "cell", "from", "to"]),
+        EventKind::new("token", &["seat", "cell"]),
+        EventKind::new("token_keep", &["seat", "cell", "kept"]),
+        EventKind::new("token_only", &["seat"]),
+        EventKind::new("final_hand", &["seat", "hand", "dice"]),
+        EventKind::new("win", &["seat"]),
+        EventKind::new("draw", &[]),
+    ];
+}
+
+/// Serialized as `{"kind": …, fields}` (`docs/dice-poker.md`, "Events"): seats by name, a
+/// neighbour change as `raise` (the placer's own die) or `lower` (the opponent's, `owner`), a
+/// token as `token` or, when the rolled die is kept for later, `token_keep`; a final hand by its
+/// name and its five dice in comparison order.
+impl Serialize for PokerEvent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let name = |seat: &u8| SEATS[usize::from(*seat) % 2];
+        let mut map = serializer.serialize_map(None)?;
+        match self {
+            PokerEvent::RollOff { seat, roll } => {
+                map.serialize_entry("kind", "roll_off")?;
+                map.serialize_entry("seat", name(seat))?;
+                map.serialize_entry("roll", roll)?;
+            }
+            PokerEvent::RollOffTie { roll } => {
+                map.serialize_entry("kind", "roll_off_tie")?;
+                map.serialize_entry("roll", roll)?;
+            }
+            PokerEvent::Starts { seat, high, low } => {
+                map.serialize_entry("kind", "starts")?;
+                map.serialize_entry("seat", name(seat))?;
+                map.serialize_entry("high", high)?;
+                map.serialize_entry("low", low)?;
+            }
+            PokerEvent::Rolled { seat, roll } => {
+                map.serialize_entry("kind", "roll")?;
+                map.serialize_entry("seat", name(seat))?;
+                map.serialize_entry("roll", roll)?;
+            }
+            PokerEvent::Placed { seat, cell, value } => {
+                map.serialize_entry("kind", "place")?;
+                map.serialize_entry("seat", name(seat))?;
+                map.serialize_entry("cell", cell)?;
+                map.serialize_entry("value", value)?;
+            }
+            PokerEvent::Changed { seat, owner, cell, from, to } => {
+                map.serialize_entry("kind", if seat == owner { "raise" } else { "lower" })?;
+                map.serialize_entry("seat", name(seat))?;
+                if seat != owner {
+                    map.serialize_entry("owner", name(owner))?;
+                }
+                map.serialize_entry("cell", cell)?;
+                map.serialize_entry("from", from)?;
+                map.serialize_entry("to", to)?;
+            }
+            PokerEvent::TokenPlaced { seat, cell, kept } => {
+                map.serialize_entry("kind", if kept.is_some() { "token_keep" } else { "token" })?;
+                map.serialize_entry("seat", name(seat))?;
+                map.serialize_entry("cell", cell)?;
+                if let Some(kept) = kept {
+                    map.serialize_entry("kept", kept)?;
+                }
+            }
+            PokerEvent::TokenOnly { seat } => {
+                map.serialize_entry("kind", "token_only")?;
+                map.serialize_entry("seat", name(seat))?;
+            }
+            PokerEvent::FinalHand { seat, hand } => {
+                map.serialize_entry("kind", "final_hand")?;
+                map.serialize_entry("seat", name(seat))?;
+                map.serialize_entry("hand", hand.kind.name())?;
+                map.serialize_entry("dice", &hand.dice)?;
+            }
+            PokerEvent::Won { seat } => {
+                map.serialize_entry("kind", "win")?;
+                map.serialize_entry("seat", name(seat))?;
+            }
+            PokerEvent::Draw => map.serialize_entry("kind", "draw")?,
+        }
+        map.end()
+    }
 }
 
 impl fmt::Display for PokerEvent {
@@ -568,6 +662,7 @@ impl Game for DicePoker {
     type Figures = PokerFigures;
 
     const NAME: &'static str = "dice-poker";
+    const EVENT_KINDS: &'static [EventKind] = PokerEvent::KINDS;
     const FIGURES_IN_RESULT: bool = true;
 
     fn new(options: &PokerOptions, players: Option<usize>) -> Result<Self, RulesError> {

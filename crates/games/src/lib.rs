@@ -17,6 +17,66 @@ pub use record::{End, EndReason, Record, RecordError};
 pub use review::{Grade, MoveReview, review};
 pub use view::{ChanceOption, View};
 
+/// An event as `madang replay`, the server and its clients show it: the game's typed event
+/// serialized (`kind` and its fields, [`madang_core::Game::Event`]) followed by `text`, its
+/// English line (spec `README.md`, "events"). Kept as JSON text, written once per event and
+/// copied into every message as it is.
+#[derive(Clone, Debug)]
+pub struct Event(Box<serde_json::value::RawValue>);
+
+impl Event {
+    /// The JSON of `event` with its `text`.
+    pub fn of<E: serde::Serialize + std::fmt::Display>(event: &E) -> Event {
+        let mut json = serde_json::to_string(event).unwrap_or_default();
+        // A typed event is a JSON object with at least its `kind`: `text` goes before its end.
+        if json.len() > 2 && json.ends_with('}') {
+            json.pop();
+            json.push(',');
+        } else {
+            json = "{".to_owned();
+        }
+        json.push_str("\"text\":");
+        json.push_str(&serde_json::to_string(&event.to_string()).unwrap_or_else(|_| "\"\"".to_owned()));
+        json.push('}');
+        match serde_json::value::RawValue::from_string(json) {
+            Ok(raw) => Event(raw),
+            Err(_) => Event(serde_json::value::RawValue::from_string("{}".to_owned()).unwrap_or_default()),
+        }
+    }
+
+    /// The event's JSON text.
+    pub fn json(&self) -> &str {
+        self.0.get()
+    }
+
+    /// The event as a JSON value (for programs that look into it).
+    pub fn value(&self) -> serde_json::Value {
+        serde_json::from_str(self.0.get()).unwrap_or_default()
+    }
+
+    /// Its `kind`.
+    pub fn kind(&self) -> String {
+        self.value()["kind"].as_str().unwrap_or_default().to_owned()
+    }
+
+    /// Its English line, `text`.
+    pub fn text(&self) -> String {
+        self.value()["text"].as_str().unwrap_or_default().to_owned()
+    }
+}
+
+impl PartialEq for Event {
+    fn eq(&self, other: &Event) -> bool {
+        self.0.get() == other.0.get()
+    }
+}
+
+impl serde::Serialize for Event {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
 use madang_bots::{BotError, Roster};
 use madang_core::{Game, Outcome, Turn};
 use madang_seed::{CHANCE, Seed, Stream, draw_weighted};
@@ -57,7 +117,7 @@ pub trait Match: Send + Sync {
     ///
     /// # Errors
     /// An [`ActionError`] naming the action's index and why it is refused; nothing changes.
-    fn apply(&mut self, text: &str) -> Result<Vec<String>, ActionError>;
+    fn apply(&mut self, text: &str) -> Result<Vec<Event>, ActionError>;
     /// At a chance node, draws an outcome from `stream` (spec "Seeds and random streams") and
     /// returns its notation; `None` elsewhere.
     fn draw_chance(&self, stream: &mut Stream) -> Option<String>;
@@ -66,7 +126,7 @@ pub trait Match: Send + Sync {
     /// The outcome when finished by the rules.
     fn outcome(&self) -> Option<Outcome>;
     /// The `madang replay` view, with `events` as given.
-    fn view(&self, events: Vec<String>, end: Option<&End>) -> View;
+    fn view(&self, events: Vec<Event>, end: Option<&End>) -> View;
     /// The action the bot called `bot` picks at a decision node, drawing from `stream`
     /// (`None` at a chance or terminal node).
     ///
@@ -129,13 +189,13 @@ impl<G: Roster> Match for GameMatch<G> {
         self.history.iter().map(ToString::to_string).collect()
     }
 
-    fn apply(&mut self, text: &str) -> Result<Vec<String>, ActionError> {
+    fn apply(&mut self, text: &str) -> Result<Vec<Event>, ActionError> {
         let error = |reason: String| ActionError { index: self.history.len(), text: text.to_owned(), reason };
         let action: G::Action = text.parse().map_err(|e: madang_core::NotationError| error(e.reason))?;
         let mut events = Vec::new();
         self.game.apply(&mut self.state, action, &mut events).map_err(|e| error(e.to_string()))?;
         self.history.push(action);
-        Ok(events.iter().map(ToString::to_string).collect())
+        Ok(events.iter().map(Event::of).collect())
     }
 
     fn draw_chance(&self, stream: &mut Stream) -> Option<String> {
@@ -155,7 +215,7 @@ impl<G: Roster> Match for GameMatch<G> {
         self.game.outcome(&self.state)
     }
 
-    fn view(&self, events: Vec<String>, end: Option<&End>) -> View {
+    fn view(&self, events: Vec<Event>, end: Option<&End>) -> View {
         view::build(&self.game, &self.state, events, end)
     }
 
@@ -202,7 +262,7 @@ impl SeededStreams {
     ///
     /// # Errors
     /// [`BotError`] for an unknown bot name.
-    pub fn advance(&mut self, game: &mut dyn Match, bots: &[Option<String>]) -> Result<Vec<String>, BotError> {
+    pub fn advance(&mut self, game: &mut dyn Match, bots: &[Option<String>]) -> Result<Vec<Event>, BotError> {
         let mut events = Vec::new();
         loop {
             let action = match game.turn() {
@@ -268,6 +328,22 @@ pub fn visit<V: Visitor>(
     }
 }
 
+/// Every kind of event each game reports, game by game in [`GAMES`] order
+/// ([`madang_core::Game::EVENT_KINDS`]; `madang events --json`).
+pub fn event_kinds() -> Vec<(&'static str, &'static [madang_core::EventKind])> {
+    struct Kinds;
+    impl Visitor for Kinds {
+        type Output = &'static [madang_core::EventKind];
+        fn visit<G: Roster>(self, _game: G) -> Self::Output {
+            G::EVENT_KINDS
+        }
+    }
+    GAMES
+        .iter()
+        .filter_map(|&game| visit(game, &Value::Object(serde_json::Map::new()), None, Kinds).ok().map(|k| (game, k)))
+        .collect()
+}
+
 /// Parses `rules` as `G::Options` and builds the game.
 ///
 /// # Errors
@@ -292,7 +368,7 @@ pub fn build<G: Game>(rules: &Value, players: Option<usize>) -> Result<G, Record
 ///
 /// # Errors
 /// A malformed record ([`RecordError`]) or the first refused action ([`RecordError::Action`]).
-pub fn play_record(record: &Record) -> Result<(Box<dyn Match>, Vec<String>), RecordError> {
+pub fn play_record(record: &Record) -> Result<(Box<dyn Match>, Vec<Event>), RecordError> {
     let mut game = open(&record.game, &record.rules, record.players)?;
     if let Some(end) = &record.end {
         end.check(&game.seat_names())?;

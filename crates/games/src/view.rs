@@ -33,13 +33,13 @@ pub struct View {
     /// The result when finished.
     pub result: Option<Value>,
     /// What happened, in order.
-    pub events: Vec<String>,
+    pub events: Vec<crate::Event>,
     /// Game-specific extra fields (Yut's `pool`), flattened into the object.
     #[serde(flatten)]
     pub extras: serde_json::Map<String, Value>,
 }
 
-pub(crate) fn build<G: Game>(game: &G, state: &G::State, events: Vec<String>, end: Option<&End>) -> View {
+pub(crate) fn build<G: Game>(game: &G, state: &G::State, events: Vec<crate::Event>, end: Option<&End>) -> View {
     let seats = game.seat_names();
     let pieces = serde_json::to_value(game.pieces(state)).unwrap_or(Value::Null);
     let stats = serde_json::to_value(game.figures(state)).unwrap_or(Value::Null);

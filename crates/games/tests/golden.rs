@@ -5,7 +5,8 @@ use madang_games::{Record, SeededStreams, open, replay};
 use madang_seed::sim_game_seed;
 use serde_json::{Value, json};
 
-fn golden(rules: Value, seed: u64, bots: [&str; 2]) -> (Record, madang_games::View) {
+/// The game's record and its `madang replay` view as JSON (events as their objects).
+fn golden(rules: Value, seed: u64, bots: [&str; 2]) -> (Record, Value) {
     let mut game = open("ur", &rules, None).expect("valid rules");
     let seed = sim_game_seed(seed, 0);
     let mut streams = SeededStreams::new(seed, &game.seat_names());
@@ -13,7 +14,7 @@ fn golden(rules: Value, seed: u64, bots: [&str; 2]) -> (Record, madang_games::Vi
     let record =
         Record { game: "ur".into(), rules, players: None, actions: game.history(), seed: Some(seed), end: None };
     let view = replay(&record).expect("a seeded game replays");
-    (record, view)
+    (record, serde_json::to_value(&view).expect("a view is JSON"))
 }
 
 /// Hand-checked when written: the first turns of the record were stepped through against the

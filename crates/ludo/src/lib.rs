@@ -19,7 +19,7 @@ mod board;
 use std::fmt;
 use std::str::FromStr;
 
-use madang_core::{EventSink, Game, NotationError, Outcome, RulesError, Turn, Weight};
+use madang_core::{EventKind, EventSink, Game, NotationError, Outcome, RulesError, Turn, Weight};
 use serde::{Deserialize, Serialize};
 
 pub use board::{
@@ -178,12 +178,17 @@ pub enum LudoEvent {
         /// The track square.
         square: u8,
     },
-    /// No piece could move the roll.
+    /// No piece could move the roll (1-5): the turn passes.
     NoMove {
         /// Seat.
         seat: u8,
         /// The roll.
         roll: u8,
+    },
+    /// No piece could move a 6 (it still gives another roll, [`LudoEvent::ExtraRoll`]).
+    NoMoveSix {
+        /// Seat.
+        seat: u8,
     },
     /// The third 6 in a row: void, nothing moves, the turn passes.
     ThirdSix {
@@ -202,6 +207,101 @@ pub enum LudoEvent {
     },
     /// The 10,000th roll was resolved without a winner: the game ends with no result.
     RollLimit,
+}
+
+impl LudoEvent {
+    /// Every kind of event, with its fields ([`Game::EVENT_KINDS`]; `docs/ludo.md`, "Events").
+    pub const KINDS: &'static [EventKind] = &[
+        EventKind::new("roll", &["seat", "roll"]),
+        EventKind::new("leave_base", &["seat", "piece", "square"]),
+        EventKind::new("move", &["seat", "piece", "from", "to", "square", "place"]),
+        EventKind::new("capture", &["seat", "captured", "pieces", "square"]),
+        EventKind::new("no_move", &["seat", "roll"]),
+        EventKind::new("no_move_six", &["seat"]),
+        EventKind::new("third_six", &["seat"]),
+        EventKind::new("extra_roll", &["seat"]),
+        EventKind::new("win", &["seat"]),
+        EventKind::new("roll_limit", &["rolls"]),
+    ];
+}
+
+/// What kind of square a progress is on, for the `place` of a `move` event.
+fn place_kind(seat: usize, progress: i8) -> &'static str {
+    match track_square(seat, progress) {
+        Some(square) if STAR_SQUARES.contains(&square) => "star",
+        Some(square) if START_SQUARES.contains(&square) => "start",
+        Some(_) => "track",
+        None if progress == GOAL => "goal",
+        None => "home",
+    }
+}
+
+/// Serialized as `{"kind": …, fields}` (`docs/ludo.md`, "Events"): seats as their names (`"0"` …
+/// `"3"`), pieces by id, `square` the track square (0-51, `null` off the track), `place` what
+/// kind of square the piece reached (`track`, `star`, `start`, `home`, `goal`), `pieces` the
+/// captured piece ids. Written by hand so that playouts, which discard events, compute none of it.
+impl Serialize for LudoEvent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        let seat = |map: &mut S::SerializeMap, seat: u8| map.serialize_entry("seat", &seat.to_string());
+        match *self {
+            LudoEvent::Rolled { seat: s, roll } => {
+                map.serialize_entry("kind", "roll")?;
+                seat(&mut map, s)?;
+                map.serialize_entry("roll", &roll)?;
+            }
+            LudoEvent::Left { seat: s, piece } => {
+                map.serialize_entry("kind", "leave_base")?;
+                seat(&mut map, s)?;
+                map.serialize_entry("piece", &piece)?;
+                map.serialize_entry("square", &track_square(usize::from(s), START))?;
+            }
+            LudoEvent::Moved { seat: s, piece, from, to } => {
+                map.serialize_entry("kind", "move")?;
+                seat(&mut map, s)?;
+                map.serialize_entry("piece", &piece)?;
+                map.serialize_entry("from", &from)?;
+                map.serialize_entry("to", &to)?;
+                map.serialize_entry("square", &track_square(usize::from(s), to))?;
+                map.serialize_entry("place", place_kind(usize::from(s), to))?;
+            }
+            LudoEvent::Captured { seat: s, victim, pieces, square } => {
+                map.serialize_entry("kind", "capture")?;
+                seat(&mut map, s)?;
+                map.serialize_entry("captured", &victim.to_string())?;
+                let ids: Vec<u8> = (0..PIECES as u8).filter(|k| pieces & (1 << k) != 0).collect();
+                map.serialize_entry("pieces", &ids)?;
+                map.serialize_entry("square", &square)?;
+            }
+            LudoEvent::NoMove { seat: s, roll } => {
+                map.serialize_entry("kind", "no_move")?;
+                seat(&mut map, s)?;
+                map.serialize_entry("roll", &roll)?;
+            }
+            LudoEvent::NoMoveSix { seat: s } => {
+                map.serialize_entry("kind", "no_move_six")?;
+                seat(&mut map, s)?;
+            }
+            LudoEvent::ThirdSix { seat: s } => {
+                map.serialize_entry("kind", "third_six")?;
+                seat(&mut map, s)?;
+            }
+            LudoEvent::ExtraRoll { seat: s } => {
+                map.serialize_entry("kind", "extra_roll")?;
+                seat(&mut map, s)?;
+            }
+            LudoEvent::Won { seat: s } => {
+                map.serialize_entry("kind", "win")?;
+                seat(&mut map, s)?;
+            }
+            LudoEvent::RollLimit => {
+                map.serialize_entry("kind", "roll_limit")?;
+                map.serialize_entry("rolls", &ROLL_LIMIT)?;
+            }
+        }
+        map.end()
+    }
 }
 
 /// Where a progress is, in words.
@@ -241,7 +341,7 @@ impl fmt::Display for LudoEvent {
                     piece_list(pieces)
                 )
             }
-            LudoEvent::NoMove { seat, roll: 6 } => write!(f, "seat {seat} has no move with 6"),
+            LudoEvent::NoMoveSix { seat } => write!(f, "seat {seat} has no move with 6"),
             LudoEvent::NoMove { seat, roll } => write!(f, "seat {seat} has no move with {roll} and passes"),
             LudoEvent::ThirdSix { seat } => {
                 write!(f, "seat {seat} rolled a third 6 in a row: the roll is void and the turn passes")
@@ -672,7 +772,7 @@ impl Ludo {
             state.phase = Phase::Move { roll };
             return Ok(());
         }
-        events.emit(LudoEvent::NoMove { seat, roll });
+        events.emit(if roll == 6 { LudoEvent::NoMoveSix { seat } } else { LudoEvent::NoMove { seat, roll } });
         // An unusable 6 still grants the roll and counts towards three.
         Self::end_roll(state, roll == 6, events);
         Ok(())
@@ -738,6 +838,7 @@ impl Game for Ludo {
     type Figures = LudoFigures;
 
     const NAME: &'static str = "ludo";
+    const EVENT_KINDS: &'static [EventKind] = LudoEvent::KINDS;
 
     fn new(_options: &LudoOptions, players: Option<usize>) -> Result<Self, RulesError> {
         match players {

@@ -157,16 +157,12 @@ fn unusable_six_still_gives_the_extra_roll_and_counts_towards_three() {
     assert_eq!(s.progress, start.progress);
     assert_eq!(
         events,
-        [
-            LudoEvent::Rolled { seat: 0, roll: 6 },
-            LudoEvent::NoMove { seat: 0, roll: 6 },
-            LudoEvent::ExtraRoll { seat: 0 }
-        ]
+        [LudoEvent::Rolled { seat: 0, roll: 6 }, LudoEvent::NoMoveSix { seat: 0 }, LudoEvent::ExtraRoll { seat: 0 }]
     );
     // Two more 6s: the second is unusable too, the third is void and the turn passes.
     let (s, events) = play_from(start, &["roll 6", "roll 6", "roll 6"]);
     assert!(to_roll(&s, 1));
-    assert_eq!(count(&events, |e| matches!(e, LudoEvent::NoMove { roll: 6, .. })), 2);
+    assert_eq!(count(&events, |e| matches!(e, LudoEvent::NoMoveSix { .. })), 2);
     assert_eq!(count(&events, |e| matches!(e, LudoEvent::ExtraRoll { .. })), 2);
     assert_eq!(events.last(), Some(&LudoEvent::ThirdSix { seat: 0 }));
 
@@ -181,7 +177,7 @@ fn unusable_six_still_gives_the_extra_roll_and_counts_towards_three() {
     assert_eq!(s.sixes, 2, "the unusable 6 is the second in a row");
     assert!(to_roll(&s, 0));
     assert_eq!(events.last(), Some(&LudoEvent::ExtraRoll { seat: 0 }));
-    assert_eq!(events[events.len() - 2], LudoEvent::NoMove { seat: 0, roll: 6 });
+    assert_eq!(events[events.len() - 2], LudoEvent::NoMoveSix { seat: 0 });
     let (s, events) = play_from(s, &["roll 6"]);
     assert!(to_roll(&s, 1), "the third 6 is void and the turn passes: {s:?}");
     assert_eq!(s.progress[0], [G, G, 52, G]);
@@ -269,7 +265,7 @@ fn six_in_the_home_column_is_an_overshoot_not_a_trip_home() {
     let start = position([[52, G, G, G], [B; 4], [B; 4], [B; 4]], 0);
     let (s, events) = play_from(start, &["roll 6"]);
     assert_eq!(s.progress[0], [52, G, G, G]);
-    assert!(events.contains(&LudoEvent::NoMove { seat: 0, roll: 6 }));
+    assert!(events.contains(&LudoEvent::NoMoveSix { seat: 0 }));
     let s = LudoState { phase: Phase::Move { roll: 6 }, ..position([[51, 10, B, B], [B; 4], [B; 4], [B; 4]], 0) };
     assert_eq!(legal(&s), ["move 1", "move 2", "move 3"]);
     assert_eq!(refused(&s, "move 0"), LudoError::Overshoot { seat: 0, piece: 0, progress: 51, roll: 6, needed: 5 });

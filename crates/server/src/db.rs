@@ -319,15 +319,34 @@ impl Db {
         match self.backend {
             Backend::Sqlite => {
                 let turn = self.write_turn.lock().await;
-                if self.wal_over_limit()
-                    && let Err(error) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&self.pool).await
-                {
-                    tracing::warn!(%error, "truncating WAL checkpoint failed");
+                if self.wal_over_limit() {
+                    self.truncate_wal().await;
                 }
                 Some(turn)
             }
             Backend::Postgres => None,
         }
+    }
+
+    /// A truncating checkpoint, tried again while it cannot finish: while the background
+    /// passive checkpoint runs (only one checkpoint runs at a time) or a reader still reads the
+    /// WAL's end, SQLite answers busy. The writer waits for it (at most about 0.2 s, then writes
+    /// anyway and the next writer tries again), so the WAL stays near its limit however busy the
+    /// machine is.
+    async fn truncate_wal(&self) {
+        for _ in 0..100 {
+            match sqlx::query_as::<_, (i64, i64, i64)>("PRAGMA wal_checkpoint(TRUNCATE)").fetch_one(&self.pool).await {
+                Ok((0, _, _)) => return,
+                Ok(_) => {}
+                Err(error) if error.to_string().contains("locked") || error.to_string().contains("busy") => {}
+                Err(error) => {
+                    tracing::warn!(%error, "truncating WAL checkpoint failed");
+                    return;
+                }
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        }
+        tracing::warn!("truncating WAL checkpoint still busy after 100 tries");
     }
 
     /// [`Db::write_turn`] for a thread outside the async runtime (it blocks the thread).

@@ -105,7 +105,7 @@ pub enum EntryKind {
         /// Who.
         by: Actor,
         /// The engine's events.
-        events: Vec<String>,
+        events: Vec<madang_games::Event>,
     },
     /// A person ended the game.
     End {
@@ -950,7 +950,7 @@ impl LiveGame {
         // The engine's events of the latest turn: from the last human action on.
         let start =
             self.log.iter().rposition(|e| matches!(e.kind, EntryKind::Action { by: Actor::Human, .. })).unwrap_or(0);
-        let events: Vec<String> = self.log[start..]
+        let events: Vec<madang_games::Event> = self.log[start..]
             .iter()
             .flat_map(|e| match &e.kind {
                 EntryKind::Action { events, .. } => events.clone(),
@@ -1215,11 +1215,11 @@ mod tests {
         assert_eq!((live.version(), live.awaited_seat()), (0, Some(0)));
         assert_eq!(live.state("p", &HashMap::new())["moves"][0]["action"], "throw");
         let change = live.play("p", &roll("throw", 0), 0).expect("A's ceremony throw");
-        let texts: Vec<&str> = change
+        let texts: Vec<String> = change
             .entries
             .iter()
             .filter_map(|e| match &e.kind {
-                EntryKind::Action { events, by: Actor::Chance, .. } => events.first().map(String::as_str),
+                EntryKind::Action { events, by: Actor::Chance, .. } => events.first().map(madang_games::Event::text),
                 _ => None,
             })
             .collect();

@@ -88,7 +88,10 @@ async fn a_record_the_client_holds_replays_step_by_step() {
             ("roll 4", "dark", "chance"),
         ]
     );
-    assert_eq!(entries[1]["events"], json!(["light enters a piece on 2 (A3)"]));
+    assert_eq!(
+        entries[1]["events"],
+        json!([{"kind": "enter", "seat": "light", "to": 2, "tile": "A3", "text": "light enters a piece on 2 (A3)"}])
+    );
     assert_eq!((entries[5]["index"].clone(), entries[5]["version"].clone()), (json!(5), json!(6)));
 
     // After two actions: light has entered with its roll of 2.
@@ -96,7 +99,8 @@ async fn a_record_the_client_holds_replays_step_by_step() {
     assert_eq!(two["pieces"]["light"], json!([0, 0, 0, 0, 0, 0, 2]));
     assert_eq!(two["action"], "move 0");
     assert_eq!(two["last_chance"], "roll 2");
-    assert_eq!(two["action_events"], json!(["light enters a piece on 2 (A3)"]));
+    assert_eq!(two["action_events"][0]["text"], "light enters a piece on 2 (A3)");
+    assert_eq!(two["action_events"][0]["kind"], "enter");
     // At the start nothing has been rolled.
     let (_, zero) = client.post("/api/replay", json!({"record": worked_example(), "step": 0})).await;
     assert_eq!(zero["action"], Value::Null);
@@ -152,7 +156,8 @@ async fn states_and_steps_name_the_latest_roll() {
             let (_, step) = client.get(&format!("/api/games/{id}/steps/1")).await;
             assert_eq!(step["last_chance"], json!(actions[0]));
             // Its events begin with that roll (a 0 also passes the turn: a second event).
-            assert_eq!(step["action_events"][0], json!(format!("light rolls {}", &actions[0][5..])));
+            assert_eq!(step["action_events"][0]["text"], json!(format!("light rolls {}", &actions[0][5..])));
+            assert_eq!(step["action_events"][0]["roll"], json!(actions[0][5..].parse::<u8>().unwrap()));
         }
         if state["status"] == "finished" {
             break;

@@ -12,7 +12,7 @@ mod board;
 use std::fmt;
 use std::str::FromStr;
 
-use madang_core::{EventSink, Game, NotationError, Outcome, RulesError, Turn};
+use madang_core::{EventKind, EventSink, Game, NotationError, Outcome, RulesError, Turn};
 use serde::{Deserialize, Serialize};
 
 pub use board::{BoardData, Geometry, MAX_PATH_LEN, PathKind, ROSETTES, Tile, TileData, all_tiles, path_tiles};
@@ -226,92 +226,140 @@ pub struct UrState {
     pub phase: Phase,
 }
 
-/// Why a pass happened.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PassReason {
-    /// The roll was 0.
-    RollZero,
-    /// No piece could move the rolled number of squares.
-    NoLegalMove,
-}
-
-/// Something an action caused, for `madang replay`'s `events`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Something an action caused, for `madang replay`'s `events`: one variant per thing that can
+/// happen, serialized with its `kind` and its fields (seats by name, squares as numbers on the
+/// mover's own path, tiles by name; `docs/ur.md`, "Events").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum UrEvent {
     /// A seat rolled.
-    Rolled {
-        /// Seat index.
+    Roll {
+        /// Seat index (serialized as its name).
+        #[serde(serialize_with = "seat_name")]
         seat: u8,
         /// The roll.
         roll: u8,
     },
-    /// The turn passed without a move.
-    Passed {
+    /// A roll of 0 passed the turn.
+    PassZero {
         /// Seat index.
+        #[serde(serialize_with = "seat_name")]
+        seat: u8,
+    },
+    /// No piece could move the rolled number of squares: the turn passed.
+    NoMove {
+        /// Seat index.
+        #[serde(serialize_with = "seat_name")]
         seat: u8,
         /// The roll.
         roll: u8,
-        /// Why.
-        reason: PassReason,
     },
-    /// A piece moved (entering is a move from 0; bearing off a move to length + 1).
-    Moved {
+    /// A piece entered the board from the hand.
+    Enter {
         /// Seat index.
+        #[serde(serialize_with = "seat_name")]
+        seat: u8,
+        /// Own path square entered on.
+        to: u8,
+        /// Its tile (serialized by name, `A4`).
+        #[serde(serialize_with = "tile_name")]
+        tile: Tile,
+    },
+    /// A piece on the board moved.
+    Move {
+        /// Seat index.
+        #[serde(serialize_with = "seat_name")]
         seat: u8,
         /// Own path square moved from.
         from: u8,
         /// Own path square moved to.
         to: u8,
-        /// Tile of the destination, or `None` when borne off.
-        tile: Option<Tile>,
-    },
-    /// An opponent's piece was captured and returned to its owner's hand.
-    Captured {
-        /// The capturing seat.
-        seat: u8,
-        /// Where.
+        /// The destination tile (by name).
+        #[serde(serialize_with = "tile_name")]
         tile: Tile,
     },
-    /// The same seat rolls again.
-    ExtraRoll {
+    /// A piece was borne off the board.
+    BearOff {
         /// Seat index.
+        #[serde(serialize_with = "seat_name")]
         seat: u8,
-        /// Landing on a rosette (`true`) or a capture with `capture_extra_roll` (`false`).
-        rosette: bool,
+        /// Own path square it left from.
+        from: u8,
     },
-    /// The seat has borne off all its pieces.
-    Won {
+    /// An opponent's piece was captured and returned to its owner's hand.
+    Capture {
+        /// The capturing seat.
+        #[serde(serialize_with = "seat_name")]
+        seat: u8,
+        /// The seat whose piece was captured.
+        #[serde(serialize_with = "seat_name")]
+        captured: u8,
+        /// Where (by name).
+        #[serde(serialize_with = "tile_name")]
+        tile: Tile,
+    },
+    /// Landing on a rosette: the same seat rolls again.
+    RosetteRoll {
         /// Seat index.
+        #[serde(serialize_with = "seat_name")]
+        seat: u8,
+    },
+    /// A capture with `capture_extra_roll`: the same seat rolls again.
+    CaptureRoll {
+        /// Seat index.
+        #[serde(serialize_with = "seat_name")]
+        seat: u8,
+    },
+    /// The seat has borne off all its pieces and wins.
+    Win {
+        /// Seat index.
+        #[serde(serialize_with = "seat_name")]
         seat: u8,
     },
 }
 
+/// Serializes a seat index as its name (`light`, `dark`).
+fn seat_name<S: serde::Serializer>(seat: &u8, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(SEATS[usize::from(*seat) % 2])
+}
+
+/// Serializes a tile as its name (`B4`).
+fn tile_name<S: serde::Serializer>(tile: &Tile, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&tile.name())
+}
+
+impl UrEvent {
+    /// Every kind of event, with its fields ([`Game::EVENT_KINDS`]).
+    pub const KINDS: &'static [EventKind] = &[
+        EventKind::new("roll", &["seat", "roll"]),
+        EventKind::new("pass_zero", &["seat"]),
+        EventKind::new("no_move", &["seat", "roll"]),
+        EventKind::new("enter", &["seat", "to", "tile"]),
+        EventKind::new("move", &["seat", "from", "to", "tile"]),
+        EventKind::new("bear_off", &["seat", "from"]),
+        EventKind::new("capture", &["seat", "captured", "tile"]),
+        EventKind::new("rosette_roll", &["seat"]),
+        EventKind::new("capture_roll", &["seat"]),
+        EventKind::new("win", &["seat"]),
+    ];
+}
+
 impl fmt::Display for UrEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = |seat: &u8| SEATS[*seat as usize];
+        let name = |seat: &u8| SEATS[usize::from(*seat) % 2];
         match self {
-            UrEvent::Rolled { seat, roll } => write!(f, "{} rolls {roll}", name(seat)),
-            UrEvent::Passed { seat, roll: _, reason: PassReason::RollZero } => {
-                write!(f, "{} rolled 0 and passes", name(seat))
+            UrEvent::Roll { seat, roll } => write!(f, "{} rolls {roll}", name(seat)),
+            UrEvent::PassZero { seat } => write!(f, "{} rolled 0 and passes", name(seat)),
+            UrEvent::NoMove { seat, roll } => write!(f, "{} has no legal move with {roll} and passes", name(seat)),
+            UrEvent::Enter { seat, to, tile } => write!(f, "{} enters a piece on {to} ({})", name(seat), tile.name()),
+            UrEvent::Move { seat, from, to, tile } => write!(f, "{} moves {from} → {to} ({})", name(seat), tile.name()),
+            UrEvent::BearOff { seat, from } => write!(f, "{} bears off a piece from {from}", name(seat)),
+            UrEvent::Capture { seat, captured, tile } => {
+                write!(f, "{} captures {}'s piece on {}", name(seat), name(captured), tile.name())
             }
-            UrEvent::Passed { seat, roll, reason: PassReason::NoLegalMove } => {
-                write!(f, "{} has no legal move with {roll} and passes", name(seat))
-            }
-            UrEvent::Moved { seat, from: 0, tile: Some(tile), to } => {
-                write!(f, "{} enters a piece on {to} ({})", name(seat), tile.name())
-            }
-            UrEvent::Moved { seat, from, tile: Some(tile), to } => {
-                write!(f, "{} moves {from} → {to} ({})", name(seat), tile.name())
-            }
-            UrEvent::Moved { seat, from, tile: None, .. } => write!(f, "{} bears off a piece from {from}", name(seat)),
-            UrEvent::Captured { seat, tile } => {
-                write!(f, "{} captures {}'s piece on {}", name(seat), SEATS[1 - *seat as usize], tile.name())
-            }
-            UrEvent::ExtraRoll { seat, rosette: true } => {
-                write!(f, "{} lands on a rosette and rolls again", name(seat))
-            }
-            UrEvent::ExtraRoll { seat, rosette: false } => write!(f, "{} captured and rolls again", name(seat)),
-            UrEvent::Won { seat } => write!(f, "{} bears off the last piece and wins", name(seat)),
+            UrEvent::RosetteRoll { seat } => write!(f, "{} lands on a rosette and rolls again", name(seat)),
+            UrEvent::CaptureRoll { seat } => write!(f, "{} captured and rolls again", name(seat)),
+            UrEvent::Win { seat } => write!(f, "{} bears off the last piece and wins", name(seat)),
         }
     }
 }
@@ -586,6 +634,7 @@ impl Game for Ur {
     type Figures = UrFigures;
 
     const NAME: &'static str = "ur";
+    const EVENT_KINDS: &'static [EventKind] = UrEvent::KINDS;
 
     fn new(options: &UrOptions, players: Option<usize>) -> Result<Self, RulesError> {
         if let Some(players) = players
@@ -655,17 +704,17 @@ impl Game for Ur {
                     let possible = self.settings.dice.outcomes().iter().map(|(r, _)| r.to_string()).collect::<Vec<_>>();
                     return Err(UrError::ImpossibleRoll { roll, possible: possible.join(", ") });
                 }
-                events.emit(UrEvent::Rolled { seat, roll });
-                let reason = if roll == 0 {
-                    Some(PassReason::RollZero)
+                events.emit(UrEvent::Roll { seat, roll });
+                let pass = if roll == 0 {
+                    Some(UrEvent::PassZero { seat })
                 } else if self.movable_mask(state, roll) == 0 {
-                    Some(PassReason::NoLegalMove)
+                    Some(UrEvent::NoMove { seat, roll })
                 } else {
                     None
                 };
-                match reason {
-                    Some(reason) => {
-                        events.emit(UrEvent::Passed { seat, roll, reason });
+                match pass {
+                    Some(pass) => {
+                        events.emit(pass);
                         self.start_turn(state, 1 - seat);
                     }
                     None => state.phase = Phase::Move { roll },
@@ -683,12 +732,16 @@ impl Game for Ur {
                     side.board &= !(1 << from);
                 }
                 let tile = self.tile(s, landing.to);
-                events.emit(UrEvent::Moved { seat, from, to: landing.to, tile });
+                events.emit(match tile {
+                    None => UrEvent::BearOff { seat, from },
+                    Some(tile) if from == 0 => UrEvent::Enter { seat, to: landing.to, tile },
+                    Some(tile) => UrEvent::Move { seat, from, to: landing.to, tile },
+                });
                 if landing.to == len + 1 {
                     side.borne_off += 1;
                     if side.borne_off == self.settings.pieces {
                         state.phase = Phase::Won { winner: seat };
-                        events.emit(UrEvent::Won { seat });
+                        events.emit(UrEvent::Win { seat });
                         return Ok(());
                     }
                     self.start_turn(state, 1 - seat);
@@ -700,12 +753,12 @@ impl Game for Ur {
                     opponent.board &= !(1 << self.geometry.opponent_square[s][landing.to as usize]);
                     opponent.in_hand += 1;
                     if let Some(tile) = tile {
-                        events.emit(UrEvent::Captured { seat, tile });
+                        events.emit(UrEvent::Capture { seat, captured: 1 - seat, tile });
                     }
                 }
                 let rosette = self.geometry.rosettes[s] & (1 << landing.to) != 0;
                 if rosette || (landing.capture && self.settings.capture_extra_roll) {
-                    events.emit(UrEvent::ExtraRoll { seat, rosette });
+                    events.emit(if rosette { UrEvent::RosetteRoll { seat } } else { UrEvent::CaptureRoll { seat } });
                     self.start_turn(state, seat);
                 } else {
                     self.start_turn(state, 1 - seat);

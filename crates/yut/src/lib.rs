@@ -18,7 +18,7 @@ mod rules;
 use std::fmt;
 use std::str::FromStr;
 
-use madang_core::{EventSink, Game, NotationError, Outcome, RulesError, Turn, Weight};
+use madang_core::{EventKind, EventSink, Game, NotationError, Outcome, RulesError, Turn, Weight};
 use serde::{Deserialize, Serialize};
 
 pub use board::{
@@ -277,13 +277,263 @@ pub struct YutState {
     pub counters: Vec<SideCounters>,
 }
 
-/// Something an action caused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct YutEvent(pub String);
+/// Something an action caused, for `madang replay`'s `events`: one variant per thing that can
+/// happen, serialized with its `kind` (`docs/yut.md`, "Events"). `seat` is the player who acts
+/// (`A`, or `A1` in team games), `side` a side or team (`A`); `unit` lists piece ids of the side;
+/// stations are 0-28 and throws their notation names (`gae`, `backdo`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum YutEvent {
+    /// A piece entered the board.
+    Enter {
+        /// The player.
+        seat: &'static str,
+        /// The piece's id.
+        piece: u8,
+        /// The throw spent.
+        throw: &'static str,
+        /// Where it landed.
+        station: u8,
+    },
+    /// A unit moved.
+    Move {
+        /// The player.
+        seat: &'static str,
+        /// Its pieces.
+        unit: Vec<u8>,
+        /// From station.
+        from: u8,
+        /// To station.
+        to: u8,
+        /// The throw spent.
+        throw: &'static str,
+    },
+    /// A unit went home (finished).
+    Finish {
+        /// The player.
+        seat: &'static str,
+        /// Its pieces.
+        unit: Vec<u8>,
+        /// From station.
+        from: u8,
+        /// The throw spent.
+        throw: &'static str,
+        /// How many pieces finished.
+        count: u32,
+    },
+    /// The arriving unit captured a unit of another side (or of the same team, never).
+    Capture {
+        /// The capturing player.
+        seat: &'static str,
+        /// The captured side.
+        captured: &'static str,
+        /// The captured pieces.
+        unit: Vec<u8>,
+        /// Where.
+        station: u8,
+    },
+    /// Own units on one station joined into a stack.
+    Stack {
+        /// The player.
+        seat: &'static str,
+        /// The stack's size.
+        size: u32,
+        /// Where.
+        station: u8,
+    },
+    /// The optional stacking question was answered no.
+    NoStack {
+        /// The player.
+        seat: &'static str,
+    },
+    /// A route was chosen at a branch.
+    Route {
+        /// The player.
+        seat: &'static str,
+        /// The branch station.
+        from: u8,
+        /// The next station chosen.
+        to: u8,
+    },
+    /// A capture earned a bonus throw.
+    Bonus {
+        /// The player.
+        seat: &'static str,
+    },
+    /// Results nobody can use were discarded.
+    Discard {
+        /// The player.
+        seat: &'static str,
+        /// The discarded results.
+        pool: Vec<&'static str>,
+    },
+    /// The turn passed: this player throws next.
+    ToThrow {
+        /// The player.
+        seat: &'static str,
+    },
+    /// A side has finished all its pieces.
+    SideDone {
+        /// The side.
+        side: &'static str,
+    },
+    /// A finished side leaves the rotation (ranking); its unspent results are discarded.
+    Leaves {
+        /// The side.
+        side: &'static str,
+        /// The discarded results.
+        pool: Vec<&'static str>,
+    },
+    /// A throw.
+    Throw {
+        /// The player.
+        seat: &'static str,
+        /// The result.
+        throw: &'static str,
+    },
+    /// A nak voids the whole set (`nak_rule` `void-set`): the turn ends.
+    NakSet {
+        /// The player.
+        seat: &'static str,
+    },
+    /// A nak on the first throw of a turn (`void-throw`): the turn passes.
+    NakFirst {
+        /// The player.
+        seat: &'static str,
+    },
+    /// A later nak is void (`void-throw`); the player spends what they have.
+    NakThrow {
+        /// The player.
+        seat: &'static str,
+    },
+    /// A yut or mo: the same player throws again.
+    Again {
+        /// The player.
+        seat: &'static str,
+    },
+    /// A nak in the turn-order ceremony: thrown again.
+    CeremonyNak {
+        /// The side.
+        side: &'static str,
+    },
+    /// A ceremony throw.
+    CeremonyThrow {
+        /// The side.
+        side: &'static str,
+        /// The result.
+        throw: &'static str,
+    },
+    /// Sides tied in the ceremony throw again.
+    Tie {
+        /// The tied sides.
+        sides: Vec<&'static str>,
+    },
+    /// The ceremony's ranking (who picks a turn slot first).
+    Rank {
+        /// Sides, best first.
+        sides: Vec<&'static str>,
+    },
+    /// A side picked a turn slot.
+    TakesSlot {
+        /// The side.
+        side: &'static str,
+        /// The slot (1-based).
+        slot: u8,
+    },
+    /// The last side got the remaining slot.
+    GetsSlot {
+        /// The side.
+        side: &'static str,
+        /// The slot (1-based).
+        slot: u8,
+    },
+    /// The turn order is settled.
+    Order {
+        /// Sides in turn order.
+        sides: Vec<&'static str>,
+    },
+}
+
+impl YutEvent {
+    /// Every kind of event, with its fields ([`Game::EVENT_KINDS`]).
+    pub const KINDS: &'static [EventKind] = &[
+        EventKind::new("enter", &["seat", "piece", "throw", "station"]),
+        EventKind::new("move", &["seat", "unit", "from", "to", "throw"]),
+        EventKind::new("finish", &["seat", "unit", "from", "throw", "count"]),
+        EventKind::new("capture", &["seat", "captured", "unit", "station"]),
+        EventKind::new("stack", &["seat", "size", "station"]),
+        EventKind::new("no_stack", &["seat"]),
+        EventKind::new("route", &["seat", "from", "to"]),
+        EventKind::new("bonus", &["seat"]),
+        EventKind::new("discard", &["seat", "pool"]),
+        EventKind::new("to_throw", &["seat"]),
+        EventKind::new("side_done", &["side"]),
+        EventKind::new("leaves", &["side", "pool"]),
+        EventKind::new("throw", &["seat", "throw"]),
+        EventKind::new("nak_set", &["seat"]),
+        EventKind::new("nak_first", &["seat"]),
+        EventKind::new("nak_throw", &["seat"]),
+        EventKind::new("again", &["seat"]),
+        EventKind::new("ceremony_nak", &["side"]),
+        EventKind::new("ceremony_throw", &["side", "throw"]),
+        EventKind::new("tie", &["sides"]),
+        EventKind::new("rank", &["sides"]),
+        EventKind::new("takes_slot", &["side", "slot"]),
+        EventKind::new("gets_slot", &["side", "slot"]),
+        EventKind::new("order", &["sides"]),
+    ];
+}
+
+/// A unit's pieces in words, as the event lines have them (`piece 3`, `stack of pieces 0+1`).
+fn unit_words(unit: &[u8]) -> String {
+    let ids: Vec<String> = unit.iter().map(ToString::to_string).collect();
+    if ids.len() == 1 { format!("piece {}", ids[0]) } else { format!("stack of pieces {}", ids.join("+")) }
+}
+
+/// A pool of results in words (`gae, backdo`, or `empty`).
+fn pool_words(pool: &[&str]) -> String {
+    if pool.is_empty() { "empty".to_owned() } else { pool.join(", ") }
+}
 
 impl fmt::Display for YutEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            YutEvent::Enter { seat, piece, throw, station } => {
+                write!(f, "{seat} enters piece {piece} with {throw} onto {station}")
+            }
+            YutEvent::Move { seat, unit, from, to, throw } => {
+                write!(f, "{seat} moves {} {from} → {to} with {throw}", unit_words(unit))
+            }
+            YutEvent::Finish { seat, unit, from, throw, count } => write!(
+                f,
+                "{seat} moves {} from {from} with {throw} and finishes {count} piece{}",
+                unit_words(unit),
+                if *count == 1 { "" } else { "s" }
+            ),
+            YutEvent::Capture { seat, captured, unit, station } => {
+                write!(f, "{seat} captures {captured}'s {} on {station}", unit_words(unit))
+            }
+            YutEvent::Stack { size, station, .. } => write!(f, "stack of {size} on {station}"),
+            YutEvent::NoStack { .. } => f.write_str("no stack"),
+            YutEvent::Route { from, to, .. } => write!(f, "route from {from} to {to}"),
+            YutEvent::Bonus { seat } => write!(f, "{seat} earns a bonus throw"),
+            YutEvent::Discard { seat, pool } => write!(f, "{seat} cannot use {} and discards it", pool_words(pool)),
+            YutEvent::ToThrow { seat } => write!(f, "{seat} to throw"),
+            YutEvent::SideDone { side } => write!(f, "side {side} has finished all its pieces"),
+            YutEvent::Leaves { side, pool } => write!(f, "{side} leaves the rotation; {} discarded", pool_words(pool)),
+            YutEvent::Throw { seat, throw } => write!(f, "{seat} throws {throw}"),
+            YutEvent::NakSet { seat } => write!(f, "nak: {seat}'s results are void and the turn ends"),
+            YutEvent::NakFirst { seat } => write!(f, "nak on the first throw: {seat}'s turn passes"),
+            YutEvent::NakThrow { .. } => f.write_str("nak: the throw is void"),
+            YutEvent::Again { seat } => write!(f, "{seat} throws again"),
+            YutEvent::CeremonyNak { side } => write!(f, "{side} throws nak in the ceremony and throws again"),
+            YutEvent::CeremonyThrow { side, throw } => write!(f, "{side} throws {throw} in the ceremony"),
+            YutEvent::Tie { sides } => write!(f, "{} tie and throw again", sides.join(", ")),
+            YutEvent::Rank { sides } => write!(f, "ceremony rank: {}", sides.join(", ")),
+            YutEvent::TakesSlot { side, slot } => write!(f, "{side} takes slot {slot}"),
+            YutEvent::GetsSlot { side, slot } => write!(f, "{side} gets slot {slot}"),
+            YutEvent::Order { sides } => write!(f, "turn order: {}", sides.join(", ")),
+        }
     }
 }
 
@@ -533,6 +783,11 @@ impl Yut {
         out.sort_unstable();
     }
 
+    /// The unspent results' names, in the order thrown.
+    fn pool_names(state: &YutState) -> Vec<&'static str> {
+        state.pool.iter().map(|s| s.name()).collect()
+    }
+
     fn pool_text(state: &YutState) -> String {
         let names: Vec<&str> = state.pool.iter().map(|s| s.name()).collect();
         if names.is_empty() { "empty".to_owned() } else { names.join(", ") }
@@ -598,9 +853,7 @@ impl Yut {
                 state.sides[side].hand &= !(1 << piece);
                 let station = result.steps() as u8;
                 let unit = Unit { pieces: 1 << piece, station, trail: (0..=station).collect(), route: None };
-                events.emit_with(|| {
-                    YutEvent(format!("{who} enters piece {piece} with {} onto {station}", result.name()))
-                });
+                events.emit_with(|| YutEvent::Enter { seat: who, piece, throw: result.name(), station });
                 unit
             }
             YutAction::Move(piece, result) => {
@@ -633,23 +886,21 @@ impl Yut {
                 } else if let Walk::Finished = self.walk(&mut unit, result.steps()) {
                     let count = unit.size();
                     state.sides[side].finished |= unit.pieces;
-                    events.emit_with(|| {
-                        YutEvent(format!(
-                            "{who} moves {} from {from} with {} and finishes {count} piece{}",
-                            describe_unit(&unit),
-                            result.name(),
-                            if count == 1 { "" } else { "s" }
-                        ))
+                    events.emit_with(|| YutEvent::Finish {
+                        seat: who,
+                        unit: unit_ids(&unit),
+                        from,
+                        throw: result.name(),
+                        count,
                     });
                     return self.after_finish(state, side, events);
                 }
-                events.emit_with(|| {
-                    YutEvent(format!(
-                        "{who} moves {} {from} → {} with {}",
-                        describe_unit(&unit),
-                        unit.station,
-                        result.name()
-                    ))
+                events.emit_with(|| YutEvent::Move {
+                    seat: who,
+                    unit: unit_ids(&unit),
+                    from,
+                    to: unit.station,
+                    throw: result.name(),
                 });
                 unit
             }
@@ -669,12 +920,11 @@ impl Yut {
                     let victim = other_pieces.units.remove(i);
                     other_pieces.hand |= victim.pieces;
                     captured = true;
-                    events.emit_with(|| {
-                        YutEvent(format!(
-                            "{who} captures {}'s {} on {station}",
-                            SIDE_NAMES[other],
-                            describe_unit(&victim)
-                        ))
+                    events.emit_with(|| YutEvent::Capture {
+                        seat: who,
+                        captured: SIDE_NAMES[other],
+                        unit: unit_ids(&victim),
+                        station,
                     });
                 } else {
                     i += 1;
@@ -705,6 +955,7 @@ impl Yut {
 
     /// Joins the unit holding `piece` with every friendly unit on its station.
     fn stack(&self, state: &mut YutState, side: usize, piece: u8, events: &mut impl EventSink<YutEvent>) {
+        let who = self.mover_name(state);
         let units = &mut state.sides[side].units;
         let Some(index) = units.iter().position(|u| u.pieces & (1 << piece) != 0) else { return };
         let mut arriving = units.remove(index);
@@ -721,7 +972,7 @@ impl Yut {
         }
         if joined > 0 {
             state.counters[side].stacks += 1;
-            events.emit_with(|| YutEvent(format!("stack of {} on {station}", arriving.size())));
+            events.emit_with(|| YutEvent::Stack { seat: who, size: arriving.size(), station });
         }
         units.push(arriving);
     }
@@ -751,7 +1002,7 @@ impl Yut {
     fn settle_bonus(&self, state: &mut YutState, events: &mut impl EventSink<YutEvent>) {
         let captured = state.pending.take().is_some_and(|p| p.captured);
         if captured {
-            events.emit_with(|| YutEvent(format!("{} earns a bonus throw", self.mover_name(state))));
+            events.emit_with(|| YutEvent::Bonus { seat: self.mover_name(state) });
             state.phase = Phase::Throw;
         } else {
             self.continue_spending(state, events);
@@ -764,13 +1015,7 @@ impl Yut {
         self.spend_actions(state, &mut actions);
         if actions.is_empty() {
             if !state.pool.is_empty() {
-                events.emit_with(|| {
-                    YutEvent(format!(
-                        "{} cannot use {} and discards it",
-                        self.mover_name(state),
-                        Self::pool_text(state)
-                    ))
-                });
+                events.emit_with(|| YutEvent::Discard { seat: self.mover_name(state), pool: Self::pool_names(state) });
             }
             self.end_turn(state, events);
         } else {
@@ -791,7 +1036,7 @@ impl Yut {
             }
         }
         state.phase = Phase::Throw;
-        events.emit_with(|| YutEvent(format!("{} to throw", self.mover_name(state))));
+        events.emit_with(|| YutEvent::ToThrow { seat: self.mover_name(state) });
     }
 
     fn after_finish(
@@ -806,7 +1051,7 @@ impl Yut {
             return Ok(());
         }
         state.finished_sides.push(side as u8);
-        events.emit_with(|| YutEvent(format!("side {} has finished all its pieces", SIDE_NAMES[side])));
+        events.emit_with(|| YutEvent::SideDone { side: SIDE_NAMES[side] });
         let remaining: Vec<u8> = (0..self.side_count() as u8).filter(|s| !state.finished_sides.contains(s)).collect();
         if self.settings.finish == Finish::First || remaining.len() <= 1 {
             if self.settings.finish == Finish::Ranking {
@@ -817,9 +1062,7 @@ impl Yut {
             return Ok(());
         }
         if !state.pool.is_empty() {
-            events.emit_with(|| {
-                YutEvent(format!("{} leaves the rotation; {} discarded", SIDE_NAMES[side], Self::pool_text(state)))
-            });
+            events.emit_with(|| YutEvent::Leaves { side: SIDE_NAMES[side], pool: Self::pool_names(state) });
         }
         self.end_turn(state, events);
         Ok(())
@@ -827,22 +1070,22 @@ impl Yut {
 
     fn throw(&self, state: &mut YutState, result: Stick, events: &mut impl EventSink<YutEvent>) {
         let who = self.mover_name(state);
-        events.emit_with(|| YutEvent(format!("{who} throws {}", result.name())));
+        events.emit_with(|| YutEvent::Throw { seat: who, throw: result.name() });
         let first_throw = state.throws_this_turn == 0;
         state.throws_this_turn = state.throws_this_turn.saturating_add(1);
         let (side, _) = self.current(state);
         if result == Stick::Nak {
             match self.settings.nak_rule {
                 NakRule::VoidSet => {
-                    events.emit_with(|| YutEvent(format!("nak: {who}'s results are void and the turn ends")));
+                    events.emit_with(|| YutEvent::NakSet { seat: who });
                     self.end_turn(state, events);
                 }
                 NakRule::VoidThrow if first_throw => {
-                    events.emit_with(|| YutEvent(format!("nak on the first throw: {who}'s turn passes")));
+                    events.emit_with(|| YutEvent::NakFirst { seat: who });
                     self.end_turn(state, events);
                 }
                 NakRule::VoidThrow => {
-                    events.emit_with(|| YutEvent("nak: the throw is void".to_owned()));
+                    events.emit_with(|| YutEvent::NakThrow { seat: who });
                     self.continue_spending(state, events);
                 }
             }
@@ -851,7 +1094,7 @@ impl Yut {
         state.pool.push(result);
         if result.throws_again() {
             state.counters[side].extra_throws += 1;
-            events.emit_with(|| YutEvent(format!("{who} throws again")));
+            events.emit_with(|| YutEvent::Again { seat: who });
         } else {
             self.continue_spending(state, events);
         }
@@ -861,10 +1104,10 @@ impl Yut {
         let Some(thrower) = Self::ceremony_thrower(state) else { return };
         let name = SIDE_NAMES[usize::from(thrower)];
         if result == Stick::Nak {
-            events.emit_with(|| YutEvent(format!("{name} throws nak in the ceremony and throws again")));
+            events.emit_with(|| YutEvent::CeremonyNak { side: name });
             return;
         }
-        events.emit_with(|| YutEvent(format!("{name} throws {} in the ceremony", result.name())));
+        events.emit_with(|| YutEvent::CeremonyThrow { side: name, throw: result.name() });
         let Some(ceremony) = state.ceremony.as_mut() else { return };
         ceremony.thrown.push(result.ceremony_value());
         let Some(index) = ceremony.groups.iter().position(|g| !g.settled) else { return };
@@ -892,11 +1135,11 @@ impl Yut {
         }
         if let Some(tied) = ceremony.groups.iter().find(|g| !g.settled) {
             let names: Vec<&str> = tied.sides.iter().map(|s| SIDE_NAMES[usize::from(*s)]).collect();
-            events.emit_with(|| YutEvent(format!("{} tie and throw again", names.join(", "))));
+            events.emit_with(|| YutEvent::Tie { sides: names });
         } else {
             state.phase = Phase::CeremonySlot;
             let ranking: Vec<&str> = ceremony.groups.iter().map(|g| SIDE_NAMES[usize::from(g.sides[0])]).collect();
-            events.emit_with(|| YutEvent(format!("ceremony rank: {}", ranking.join(", "))));
+            events.emit_with(|| YutEvent::Rank { sides: ranking });
         }
     }
 
@@ -910,19 +1153,19 @@ impl Yut {
             return Err(YutError::BadSlot(slot, free.join(", ")));
         }
         ceremony.slots[index] = Some(picker);
-        events.emit_with(|| YutEvent(format!("{} takes slot {slot}", SIDE_NAMES[usize::from(picker)])));
+        events.emit_with(|| YutEvent::TakesSlot { side: SIDE_NAMES[usize::from(picker)], slot });
         let left: Vec<usize> = (0..ceremony.slots.len()).filter(|&n| ceremony.slots[n].is_none()).collect();
         if let [last] = left.as_slice() {
             let picked = ceremony.slots.iter().flatten().count();
             if let Some(side) = ceremony.groups.get(picked).and_then(|g| g.sides.first()).copied() {
                 ceremony.slots[*last] = Some(side);
-                events.emit_with(|| YutEvent(format!("{} gets slot {}", SIDE_NAMES[usize::from(side)], last + 1)));
+                events.emit_with(|| YutEvent::GetsSlot { side: SIDE_NAMES[usize::from(side)], slot: *last as u8 + 1 });
             }
         }
         if ceremony.slots.iter().all(Option::is_some) {
             state.order = ceremony.slots.iter().flatten().copied().collect();
             let names: Vec<&str> = state.order.iter().map(|s| SIDE_NAMES[usize::from(*s)]).collect();
-            events.emit_with(|| YutEvent(format!("turn order: {}", names.join(", "))));
+            events.emit_with(|| YutEvent::Order { sides: names });
             state.ceremony = None;
             state.position = 0;
             state.phase = Phase::Throw;
@@ -931,9 +1174,9 @@ impl Yut {
     }
 }
 
-fn describe_unit(unit: &Unit) -> String {
-    let ids: Vec<String> = (0..16).filter(|p| unit.pieces & (1 << p) != 0).map(|p| p.to_string()).collect();
-    if ids.len() == 1 { format!("piece {}", ids[0]) } else { format!("stack of pieces {}", ids.join("+")) }
+/// A unit's piece ids, ascending.
+fn unit_ids(unit: &Unit) -> Vec<u8> {
+    (0..16).filter(|p| unit.pieces & (1 << p) != 0).collect()
 }
 
 impl Game for Yut {
@@ -946,6 +1189,7 @@ impl Game for Yut {
     type Figures = std::collections::BTreeMap<String, SideFigures>;
 
     const NAME: &'static str = "yut";
+    const EVENT_KINDS: &'static [EventKind] = YutEvent::KINDS;
 
     fn new(options: &YutOptions, players: Option<usize>) -> Result<Self, RulesError> {
         Ok(Yut::from_settings(options.settings(players)?))
@@ -1098,7 +1342,7 @@ impl Game for Yut {
                     if yes {
                         self.stack(state, usize::from(pending.side), pending.piece, events);
                     } else {
-                        events.emit_with(|| YutEvent("no stack".to_owned()));
+                        events.emit_with(|| YutEvent::NoStack { seat: self.mover_name(state) });
                     }
                 }
                 self.settle_route(state, events);
@@ -1111,6 +1355,7 @@ impl Game for Yut {
                     let text: Vec<String> = choices.iter().map(ToString::to_string).collect();
                     return Err(YutError::BadRoute(next, text.join(" or ")));
                 }
+                let who = self.mover_name(state);
                 if let Some(pending) = state.pending
                     && let Some(unit) = state.sides[usize::from(pending.side)]
                         .units
@@ -1118,7 +1363,8 @@ impl Game for Yut {
                         .find(|u| u.pieces & (1 << pending.piece) != 0)
                 {
                     unit.route = Some(next);
-                    events.emit_with(|| YutEvent(format!("route from {} to {next}", unit.station)));
+                    let (seat, from) = (who, unit.station);
+                    events.emit_with(|| YutEvent::Route { seat, from, to: next });
                 }
                 self.settle_bonus(state, events);
                 Ok(())

@@ -157,14 +157,39 @@ pub fn pieces(view: &Value, seat: &str) -> Vec<u64> {
         .collect()
 }
 
-/// The `events` list.
+/// The `events` list as typed objects (spec `README.md`, "events"): each has a string `kind`,
+/// its fields, and `text`, the English line (last).
 #[track_caller]
-pub fn events(view: &Value) -> Vec<String> {
+pub fn event_objects(view: &Value) -> Vec<serde_json::Map<String, Value>> {
     view["events"]
         .as_array()
         .expect("`events` is a list")
         .iter()
-        .map(|e| e.as_str().expect("an event is a string").to_owned())
+        .map(|e| {
+            let object = e.as_object().unwrap_or_else(|| panic!("an event is an object: {e}")).clone();
+            assert!(object.get("kind").is_some_and(Value::is_string), "an event has a `kind`: {e}");
+            assert!(object.get("text").is_some_and(Value::is_string), "an event has a `text`: {e}");
+            object
+        })
+        .collect()
+}
+
+/// The `events` list's English lines (`text`).
+#[track_caller]
+pub fn events(view: &Value) -> Vec<String> {
+    event_objects(view).iter().map(|e| e["text"].as_str().unwrap_or_default().to_owned()).collect()
+}
+
+/// The events of kind `kind`, without their `text`.
+#[track_caller]
+pub fn events_of(view: &Value, kind: &str) -> Vec<Value> {
+    event_objects(view)
+        .into_iter()
+        .filter(|e| e["kind"] == kind)
+        .map(|mut e| {
+            e.remove("text");
+            Value::Object(e)
+        })
         .collect()
 }
 

@@ -1624,8 +1624,16 @@ struct GameEventRef<'a> {
 #[derive(Serialize)]
 #[serde(untagged)]
 enum GameEventBody<'a> {
-    Action { index: usize, action: &'a str, seat: Option<&'a str>, by: &'a crate::game::Actor, events: &'a [String] },
-    End { end: &'a madang_games::End },
+    Action {
+        index: usize,
+        action: &'a str,
+        seat: Option<&'a str>,
+        by: &'a crate::game::Actor,
+        events: &'a [madang_games::Event],
+    },
+    End {
+        end: &'a madang_games::End,
+    },
 }
 
 /// The room snapshot's fields in their documented order (`docs/api.md`, "Room snapshot").

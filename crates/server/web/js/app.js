@@ -11,7 +11,7 @@ import dicePoker from './games/dice-poker.js';
  *   A legal action annotated for the board (docs/api.md, "State").
  * @typedef {{name: string, kind: 'human' | 'cpu', level: string | null, nickname: string | null}} Seat
  * @typedef {{type: 'action', version: number, index: number, action: string, seat: string | null,
- *   by: 'human' | 'cpu' | 'chance', events: string[], at: number}} ActionEntry
+ *   by: 'human' | 'cpu' | 'chance', events: import('./games/common.js').GameEvent[], at: number}} ActionEntry
  * @typedef {{type: 'end', version: number, end: {reason: string, by: string}, at: number}} EndEntry
  * @typedef {ActionEntry | EndEntry} LogEntry
  *

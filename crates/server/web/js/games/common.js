@@ -1,45 +1,70 @@
-// Pieces shared by the game modules: translating the engines' event lines into the page's
-// language, dice faces, and the legal-move buttons every board uses.
+// Pieces shared by the game modules: the engines' typed events in the page's language, dice
+// faces, the throw button, and the legal-move buttons every board uses.
 
 import { h } from '../dom.js';
-import { t } from '../i18n.js';
+import { has, num, t } from '../i18n.js';
 
 /**
- * One engine event pattern: the regular expression of the engine's English line (see the rules
- * crate's `Display` for its events), the message key, and the names of the captured groups in
- * order. Groups named `seat`, `other` or `by` are seat names and are shown with `seatName`.
- * @typedef {[RegExp, string, string[]]} EventPattern
+ * An engine event as the server sends it (docs/api.md, "Events"): its `kind`, its fields as data
+ * (seats by name, pieces by id, squares and values as numbers), and `text`, the English line for
+ * logs (never read here).
+ * @typedef {{kind: string, text: string, [field: string]: any}} GameEvent
  */
 
-const SEAT_GROUPS = new Set(['seat', 'other', 'by', 'winner']);
+/** Fields that name seats or sides: shown with the game's `seatName`. */
+const SEAT_FIELDS = new Set(['seat', 'captured', 'owner', 'side', 'winner']);
 
 /**
- * The log line of an action entry: each engine event translated with the first pattern that
- * matches. An event no pattern matches is shown as the engine wrote it (and reported on the
- * console, so the browser tests catch a missing translation).
- * @param {{events: string[], action: string}} entry
- * @param {EventPattern[]} patterns
+ * The message of one event: `<game>.ev.<kind>` from the catalogue, its placeholders filled from
+ * the event's fields — seats named by `seatName`, lists of seats (`sides`) joined, other fields
+ * through `format` (field name → how to show its value) or as they are. A kind the catalogue
+ * lacks is reported on the console (the browser tests fail on it) and shown as the engine's line.
+ * @param {GameEvent} event
+ * @param {string} game the catalogue prefix (`ur`, `dice-poker`)
  * @param {(seat: string) => string} seatName
- * @param {Record<string, (value: string) => string>} [format] group name → how to show it
+ * @param {Record<string, (value: any) => string>} [format]
  * @returns {string}
  */
-export function translateEvents(entry, patterns, seatName, format = {}) {
-  const lines = entry.events.map((line) => {
-    for (const [re, key, names] of patterns) {
-      const m = re.exec(line);
-      if (!m) continue;
-      /** @type {Record<string, string>} */
-      const params = {};
-      names.forEach((name, i) => {
-        const value = m[i + 1] ?? '';
-        params[name] = format[name] ? format[name](value) : SEAT_GROUPS.has(name) ? seatName(value) : value;
-      });
-      return t(key, params);
-    }
-    console.warn(`untranslated event: ${line}`);
-    return line;
-  });
+export function eventText(event, game, seatName, format = {}) {
+  const key = `${game}.ev.${event.kind}`;
+  if (!has(key)) {
+    console.warn(`no message for event ${key}`);
+    return event.text;
+  }
+  /** @type {Record<string, string>} */
+  const params = {};
+  for (const [name, value] of Object.entries(event)) {
+    if (name === 'kind' || name === 'text') continue;
+    if (format[name]) params[name] = format[name](value);
+    else if (SEAT_FIELDS.has(name)) params[name] = seatName(String(value));
+    else if (name === 'sides' && Array.isArray(value)) params[name] = value.map((s) => seatName(String(s))).join(', ');
+    else params[name] = Array.isArray(value) ? value.join(', ') : typeof value === 'number' ? num(value) : String(value);
+  }
+  return t(key, params);
+}
+
+/**
+ * The log line of an action entry: each of its events' messages (`eventText`), joined; the
+ * action's notation when it caused none.
+ * @param {{events: GameEvent[], action: string}} entry
+ * @param {string} game
+ * @param {(seat: string) => string} seatName
+ * @param {Record<string, (value: any) => string>} [format]
+ * @returns {string}
+ */
+export function describeEvents(entry, game, seatName, format = {}) {
+  const lines = entry.events.map((e) => eventText(e, game, seatName, format));
   return lines.length ? lines.join(' · ') : entry.action;
+}
+
+/**
+ * The events of `kind` among `events` (a state's or an entry's).
+ * @param {GameEvent[] | undefined} events
+ * @param {string} kind
+ * @returns {GameEvent[]}
+ */
+export function eventsOf(events, kind) {
+  return (events ?? []).filter((e) => e.kind === kind);
 }
 
 /** Pip positions (3 × 3 grid cells, 0-8 in reading order) of die faces 1-6. */
@@ -62,15 +87,6 @@ export function die(value, colour, options = {}) {
     },
     Array.from({ length: 9 }, (_, i) => h('span', { class: pips.has(i) ? 'pip' : 'no-pip' })),
   );
-}
-
-/**
- * The number in `roll N`-style chance notation, or null.
- * @param {string | null | undefined} action
- */
-export function rollValue(action) {
-  const m = /^roll (\d+)$/.exec(action ?? '');
-  return m ? Number(m[1]) : null;
 }
 
 /**

@@ -6,7 +6,8 @@
 
 import { flip, h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { animating, chanceMove, die, legal, rollButton, rollValue, translateEvents } from './common.js';
+import { animating, chanceMove, describeEvents, die, eventsOf, legal, rollButton } from './common.js';
+import { rollValue } from '../notation.js';
 import { dicePokerRules } from './dice-poker-rules.js';
 
 /** @typedef {import('../app.js').BoardProps} BoardProps */
@@ -28,29 +29,8 @@ function seatName(seat) {
  * @param {string} name
  */
 function handName(name) {
-  return t(`dice-poker.hand.${name.replace(/ /g, '_')}`);
+  return t(`dice-poker.hand.${name.replaceAll(' ', '_')}`);
 }
-
-/** @type {import('./common.js').EventPattern[]} */
-const EVENTS = [
-  [/^(\w+) rolls (\d+) in the roll-off$/, 'dice-poker.ev.rolloff', ['seat', 'n']],
-  [/^roll-off tied at (\d+): both roll again$/, 'dice-poker.ev.rolloff_tie', ['n']],
-  [/^(\w+) starts \((\d+) against (\d+)\)$/, 'dice-poker.ev.starts', ['seat', 'high', 'low']],
-  [/^(\w+) rolls (\d+)$/, 'dice-poker.ev.rolls', ['seat', 'n']],
-  [/^(\w+) places (\d+) on cell (\d+)$/, 'dice-poker.ev.places', ['seat', 'n', 'cell']],
-  [/^(\w+) raises own die on cell (\d+) from (\d+) to (\d+)$/, 'dice-poker.ev.raises', ['seat', 'cell', 'from', 'to']],
-  [/^(\w+) lowers (\w+)'s die on cell (\d+) from (\d+) to (\d+)$/, 'dice-poker.ev.lowers', ['seat', 'other', 'cell', 'from', 'to']],
-  [
-    /^(\w+) places the token on cell (\d+) and keeps the die \(the (\d+) is not used\)$/,
-    'dice-poker.ev.token_keeps',
-    ['seat', 'cell', 'n'],
-  ],
-  [/^(\w+) places the token on cell (\d+)$/, 'dice-poker.ev.token', ['seat', 'cell']],
-  [/^(\w+) has only the token left and does not roll$/, 'dice-poker.ev.token_only', ['seat']],
-  [/^(\w+)'s hand: ([a-z ]+?) (\d \d \d \d \d)$/, 'dice-poker.ev.hand', ['seat', 'hand', 'dice']],
-  [/^(\w+) wins$/, 'dice-poker.ev.wins', ['seat']],
-  [/^the hands are equal: a draw$/, 'dice-poker.ev.draw', []],
-];
 
 /**
  * One cell of `pieces`: `null`, or its owner with the die's value (0 for the token).
@@ -149,7 +129,7 @@ function noteChanges(mem, cells, key) {
 /**
  * The latest roll-off as the events tell it: each seat's roll-off die of the latest round, a
  * tie, and who starts.
- * @param {string[]} events
+ * @param {import('./common.js').GameEvent[]} events
  */
 function rollOff(events) {
   /** @type {Record<string, number | null>} */
@@ -158,20 +138,19 @@ function rollOff(events) {
   let starter = null;
   let tie = false;
   let seen = false;
-  for (const line of events) {
-    const roll = /^(white|black) rolls (\d) in the roll-off$/.exec(line);
-    if (roll) {
+  for (const e of events) {
+    if (e.kind === 'roll_off') {
       seen = true;
-      if (roll[1] === 'white') {
+      if (e.seat === 'white') {
         rolls.black = null;
         tie = false;
       }
-      rolls[roll[1]] = Number(roll[2]);
-      continue;
+      rolls[e.seat] = e.roll;
+    } else if (e.kind === 'roll_off_tie') {
+      tie = true;
+    } else if (e.kind === 'starts') {
+      starter = e.seat;
     }
-    if (/^roll-off tied at/.test(line)) tie = true;
-    const starts = /^(white|black) starts \(/.exec(line);
-    if (starts) starter = starts[1];
   }
   return seen ? { rolls, starter, tie } : null;
 }
@@ -375,8 +354,7 @@ function render(root, props) {
   const off = cells.filter((c) => c !== null).length <= 1 ? rollOff(view.events ?? []) : null;
   if (off) {
     // The roll-off die of this entry's roll tumbles.
-    const line = rolling ? props.last?.events?.find((e) => / in the roll-off$/.test(e)) : undefined;
-    const justRolled = line ? line.split(' ')[0] : null;
+    const justRolled = rolling ? eventsOf(props.last?.events, 'roll_off')[0]?.seat ?? null : null;
     tray.append(
       h(
         'div',
@@ -600,7 +578,7 @@ function resultDetails(state) {
 export default {
   id: 'dice-poker',
   render,
-  describe: (entry) => translateEvents(entry, EVENTS, seatName, { hand: handName }),
+  describe: (entry) => describeEvents(entry, 'dice-poker', seatName, { hand: handName, dice: (d) => d.join(' ') }),
   seatName,
   resultDetails: (state) => /** @type {Node[]} */ (resultDetails(state)),
   rules: dicePokerRules,

@@ -6,7 +6,8 @@
 
 import { flip, h, replace } from '../dom.js';
 import { num, t } from '../i18n.js';
-import { chanceMove, die, legal, rollButton, rollValue, translateEvents } from './common.js';
+import { chanceMove, describeEvents, die, eventsOf, legal, rollButton } from './common.js';
+import { numberOf, rollValue } from '../notation.js';
 import { ludoRules } from './ludo-rules.js';
 
 /** @typedef {import('../app.js').BoardProps} BoardProps */
@@ -31,36 +32,20 @@ function pieceNo(id) {
 }
 
 /**
- * The engine's place words (`track 21, a star`, `the goal` …) as a short note.
+ * The note on what kind of square a move reached (the `place` of a `move` event: `track`,
+ * `star`, `start`, `home`, `goal`).
  * @param {string} place
  */
 function placeNote(place) {
-  if (/, a star$/.test(place)) return t('ludo.place.star');
-  if (/, a start square$/.test(place)) return t('ludo.place.start');
-  if (place === 'the goal') return t('ludo.place.goal');
-  if (/^home column square/.test(place)) return t('ludo.place.home');
-  return '';
+  return place === 'track' ? '' : t(`ludo.place.${place}`);
 }
 
-/** @type {import('./common.js').EventPattern[]} */
-const EVENTS = [
-  [/^seat (\d+) rolls (\d+)$/, 'ludo.ev.rolls', ['seat', 'n']],
-  [/^seat (\d+) leaves base with piece (\d+) onto .+$/, 'ludo.ev.leaves', ['seat', 'piece']],
-  [/^seat (\d+) moves piece (\d+) from (-?\d+) to (\d+) \((.+)\)$/, 'ludo.ev.moves', ['seat', 'piece', 'from', 'to', 'place']],
-  [/^seat (\d+) captures 1 piece of seat (\d+) on track (\d+) \(piece \d+\): back to base$/, 'ludo.ev.captures_one', ['seat', 'other', 'square']],
-  [/^seat (\d+) captures (\d+) pieces of seat (\d+) on track (\d+) \(pieces [\d, ]+\): back to base$/, 'ludo.ev.captures_many', ['seat', 'n', 'other', 'square']],
-  [/^seat (\d+) has no move with 6$/, 'ludo.ev.no_move_six', ['seat']],
-  [/^seat (\d+) has no move with (\d+) and passes$/, 'ludo.ev.no_move', ['seat', 'n']],
-  [/^seat (\d+) rolled a third 6 in a row: the roll is void and the turn passes$/, 'ludo.ev.third_six', ['seat']],
-  [/^seat (\d+) rolled a 6 and rolls again$/, 'ludo.ev.extra_roll', ['seat']],
-  [/^seat (\d+) has all four pieces home and wins$/, 'ludo.ev.wins', ['seat']],
-  [/^the game ends with no result: (\d+) rolls without a winner \(roll limit\)$/, 'ludo.ev.roll_limit', ['n']],
-];
-
+/** How the fields of Ludo's events are shown (docs/ludo.md, "Events"). */
 const FORMAT = {
   piece: pieceNo,
+  pieces: (/** @type {number[]} */ ids) => ids.map(pieceNo).join(', '),
   place: placeNote,
-  n: (/** @type {string} */ v) => num(Number(v)),
+  rolls: (/** @type {number} */ v) => num(v),
 };
 
 /**
@@ -171,16 +156,14 @@ function pct(squares, grid) {
 }
 
 /**
- * The seat that made the latest roll: from the latest `rolls` event, else the seat to move.
+ * The seat that made the latest roll: from the latest `roll` event, else the seat to move.
  * @param {any} view
+ * @param {string[]} seats
  */
-function rollerOf(view) {
-  const events = /** @type {string[]} */ (view.events ?? []);
-  for (let i = events.length - 1; i >= 0; i--) {
-    const m = /^seat (\d+) rolls \d+$/.exec(events[i]);
-    if (m) return m[1];
-  }
-  return /^\d+$/.test(String(view.to_move)) ? String(view.to_move) : '0';
+function rollerOf(view, seats) {
+  const rolls = eventsOf(view.events, 'roll');
+  if (rolls.length) return String(rolls[rolls.length - 1].seat);
+  return seats.includes(String(view.to_move)) ? String(view.to_move) : '0';
 }
 
 /**
@@ -191,11 +174,11 @@ function rollNote(last) {
   if (!last || last.by !== 'chance') return '';
   /** @type {string[]} */
   const notes = [];
-  for (const line of last.events) {
-    let m;
-    if ((m = /^seat \d+ has no move with (\d+)/.exec(line))) notes.push(t('ludo.no_move', { n: m[1] }));
-    else if (/third 6 in a row/.test(line)) notes.push(t('ludo.void'));
-    else if (/rolls again$/.test(line)) notes.push(t('ludo.again'));
+  for (const e of last.events) {
+    if (e.kind === 'no_move') notes.push(t('ludo.no_move', { n: e.roll }));
+    else if (e.kind === 'no_move_six') notes.push(t('ludo.no_move', { n: 6 }));
+    else if (e.kind === 'third_six') notes.push(t('ludo.void'));
+    else if (e.kind === 'extra_roll') notes.push(t('ludo.again'));
   }
   return notes.join(' · ');
 }
@@ -257,14 +240,14 @@ function render(root, props) {
   if (props.last) animated = props.last;
   const last = fresh ? props.last : null;
   const roll = rollValue(view.last_chance);
-  const roller = rollerOf(view);
-  const active = /^\d+$/.test(String(view.to_move)) ? String(view.to_move) : roller;
+  const roller = rollerOf(view, seats);
+  const active = seats.includes(String(view.to_move)) ? String(view.to_move) : roller;
   const finished = view.status === 'finished';
 
   /** @type {Map<string, Move>} seat-id → the move of that piece */
   const moveOf = new Map();
   for (const m of moves) {
-    const id = m.pieces?.[0] ?? Number(/^move (\d+)$/.exec(m.action)?.[1] ?? -1);
+    const id = m.pieces?.[0] ?? numberOf(m.action, 'move') ?? -1;
     moveOf.set(`${m.seat}-${id}`, m);
   }
   /** @type {Map<string, HTMLElement[]>} action → the elements that show it (hover and focus) */
@@ -408,7 +391,7 @@ function render(root, props) {
   /** @type {Set<string>} */
   const marked = new Set();
   for (const m of moves) {
-    const id = m.pieces?.[0] ?? Number(/^move (\d+)$/.exec(m.action)?.[1] ?? 0);
+    const id = m.pieces?.[0] ?? numberOf(m.action, 'move') ?? 0;
     const c = cellOf(geometry, m.seat, id, m.to ?? 0);
     const key = `${c.row},${c.col}`;
     if (marked.has(key)) {
@@ -518,11 +501,8 @@ function render(root, props) {
  * @returns {{seat: string, id: number, from: number, to: number} | null}
  */
 function movedPiece(entry) {
-  for (const line of entry.events) {
-    const m = /^seat (\d+) moves piece (\d+) from (-?\d+) to (\d+)/.exec(line);
-    if (m) return { seat: m[1], id: Number(m[2]), from: Number(m[3]), to: Number(m[4]) };
-  }
-  return null;
+  const e = eventsOf(entry.events, 'move')[0];
+  return e ? { seat: String(e.seat), id: e.piece, from: e.from, to: e.to } : null;
 }
 
 /**
@@ -587,7 +567,7 @@ function resultDetails(state) {
 export default {
   id: 'ludo',
   render,
-  describe: (entry) => translateEvents(entry, EVENTS, seatName, FORMAT),
+  describe: (entry) => describeEvents(entry, 'ludo', seatName, FORMAT),
   seatName,
   resultDetails: (state) => /** @type {Node[]} */ (resultDetails(state)),
   rules: ludoRules,

@@ -5,6 +5,7 @@
 import { api } from '../api.js';
 import { h, replace } from '../dom.js';
 import { errorText, num, t } from '../i18n.js';
+import { numberOf } from '../notation.js';
 
 /**
  * Light's winning chance as a bar, or null when the server has no table for these rules.
@@ -27,7 +28,7 @@ export function winChanceMeter(view) {
  * @param {string} action `move K`
  */
 function moveWords(action) {
-  const from = Number(/^move (\d+)$/.exec(action)?.[1] ?? -1);
+  const from = numberOf(action, 'move') ?? -1;
   return from === 0 ? t('ur.review.enter') : t('ur.review.from', { from });
 }
 

@@ -5,7 +5,8 @@
 
 import { flip, h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { animating, legal, rollButton, rollValue, translateEvents } from './common.js';
+import { animating, describeEvents, legal, rollButton } from './common.js';
+import { numberOf, rollValue } from '../notation.js';
 import { urRules } from './ur-rules.js';
 import { reviewPanel, winChanceMeter } from './ur-review.js';
 
@@ -15,20 +16,6 @@ import { reviewPanel, winChanceMeter } from './ur-review.js';
 function seatName(seat) {
   return t(`ur.seat.${seat}`);
 }
-
-/** @type {import('./common.js').EventPattern[]} */
-const EVENTS = [
-  [/^(\w+) rolls (\d+)$/, 'ur.ev.rolls', ['seat', 'n']],
-  [/^(\w+) rolled 0 and passes$/, 'ur.ev.zero', ['seat']],
-  [/^(\w+) has no legal move with (\d+) and passes$/, 'ur.ev.no_move', ['seat', 'n']],
-  [/^(\w+) enters a piece on (\d+) \((\w+)\)$/, 'ur.ev.enters', ['seat', 'to', 'tile']],
-  [/^(\w+) moves (\d+) → (\d+) \((\w+)\)$/, 'ur.ev.moves', ['seat', 'from', 'to', 'tile']],
-  [/^(\w+) bears off a piece from (\d+)$/, 'ur.ev.bears_off', ['seat', 'from']],
-  [/^(\w+) captures (\w+)'s piece on (\w+)$/, 'ur.ev.captures', ['seat', 'other', 'tile']],
-  [/^(\w+) lands on a rosette and rolls again$/, 'ur.ev.rosette', ['seat']],
-  [/^(\w+) captured and rolls again$/, 'ur.ev.capture_roll', ['seat']],
-  [/^(\w+) bears off the last piece and wins$/, 'ur.ev.wins', ['seat']],
-];
 
 /**
  * The piece count of the rules: the option, else the preset's.
@@ -123,7 +110,7 @@ function render(root, props) {
   let movedTo = '';
   const last = props.last;
   if (last && last.by !== 'chance' && last.seat && roll !== null) {
-    const from = Number(/^move (\d+)$/.exec(last.action)?.[1] ?? -1);
+    const from = numberOf(last.action, 'move') ?? -1;
     const to = from + roll;
     if (from >= 0 && to <= pathLen) movedTo = paths[last.seat][to - 1];
     movedKey = `${last.seat}-${from}`;
@@ -238,7 +225,7 @@ function moveLabel(move, pathLen) {
 export default {
   id: 'ur',
   render,
-  describe: (entry) => translateEvents(entry, EVENTS, seatName),
+  describe: (entry) => describeEvents(entry, 'ur', seatName),
   seatName,
   resultDetails: (state) => {
     const total = pieceCount(state.rules);

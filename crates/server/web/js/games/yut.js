@@ -10,7 +10,8 @@
 
 import { flip, h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { animating, legal, rollButton, translateEvents } from './common.js';
+import { animating, describeEvents, eventsOf, legal, rollButton } from './common.js';
+import { throwValue, yutSeat } from '../notation.js';
 import { yutRules } from './yut-rules.js';
 
 /** @typedef {import('../app.js').BoardProps} BoardProps */
@@ -26,9 +27,10 @@ const FINISHED = 99;
  * @param {string} seat
  */
 function seatName(seat) {
-  const m = /^([A-D])([1-4])?$/.exec(seat);
-  if (!m) return seat;
-  return m[2] ? t('yut.seat.member', { side: m[1], n: m[2] }) : t('yut.seat.side', { side: m[1] });
+  const parts = yutSeat(seat);
+  if (!parts) return seat;
+  const [side, member] = parts;
+  return member ? t('yut.seat.member', { side, n: member }) : t('yut.seat.side', { side });
 }
 
 /** @param {string} r a throw in notation (`gae`) */
@@ -43,76 +45,29 @@ function stationName(s) {
 }
 
 /**
- * The engine's unit text (`piece 3`, `stack of pieces 0+1`) for people (pieces counted from 1).
- * @param {string} text
+ * A unit's pieces (ids) for people, counted from 1: "piece 3", "stack 1+2".
+ * @param {number[]} ids
  */
-function unitText(text) {
-  const one = /^piece (\d+)$/.exec(text);
-  if (one) return t('yut.unit.piece', { n: Number(one[1]) + 1 });
-  const many = /^stack of pieces ([\d+]+)$/.exec(text);
-  if (many) return t('yut.unit.stack', { list: many[1].split('+').map((p) => Number(p) + 1).join('+') });
-  return text;
+function unitText(ids) {
+  if (ids.length === 1) return t('yut.unit.piece', { n: ids[0] + 1 });
+  return t('yut.unit.stack', { list: ids.map((p) => p + 1).join('+') });
 }
 
-/** @param {string} text a comma-separated list of sides */
-function sideList(text) {
-  return text
-    .split(', ')
-    .map((s) => seatName(s))
-    .join(', ');
-}
-
-/** @param {string} text the engine's pool text (`gae, backdo`) */
-function poolText(text) {
-  return text
-    .split(', ')
-    .map((r) => throwName(r))
-    .join(', ');
-}
-
-/** @type {import('./common.js').EventPattern[]} */
-const EVENTS = [
-  [/^(\w+) throws nak in the ceremony and throws again$/, 'yut.ev.cer_nak', ['seat']],
-  [/^(\w+) throws (\w+) in the ceremony$/, 'yut.ev.cer_throw', ['seat', 'throw']],
-  [/^(.+) tie and throw again$/, 'yut.ev.tie', ['list']],
-  [/^ceremony rank: (.+)$/, 'yut.ev.rank', ['list']],
-  [/^(\w+) takes slot (\d+)$/, 'yut.ev.takes_slot', ['seat', 'n']],
-  [/^(\w+) gets slot (\d+)$/, 'yut.ev.gets_slot', ['seat', 'n']],
-  [/^turn order: (.+)$/, 'yut.ev.order', ['list']],
-  [/^(\w+) enters piece (\d+) with (\w+) onto (\d+)$/, 'yut.ev.enters', ['seat', 'piece', 'throw', 'station']],
-  [/^(\w+) moves (.+) from (\d+) with (\w+) and finishes (\d+) pieces?$/, 'yut.ev.finishes', ['seat', 'unit', 'from', 'throw', 'n']],
-  [/^(\w+) moves (.+) (\d+) → (\d+) with (\w+)$/, 'yut.ev.moves', ['seat', 'unit', 'from', 'to', 'throw']],
-  [/^(\w+) captures (\w+)'s (.+) on (\d+)$/, 'yut.ev.captures', ['seat', 'other', 'unit', 'station']],
-  [/^stack of (\d+) on (\d+)$/, 'yut.ev.stack', ['n', 'station']],
-  [/^no stack$/, 'yut.ev.no_stack', []],
-  [/^route from (\d+) to (\d+)$/, 'yut.ev.route', ['from', 'to']],
-  [/^(\w+) earns a bonus throw$/, 'yut.ev.bonus', ['seat']],
-  [/^(\w+) cannot use (.+) and discards it$/, 'yut.ev.discards', ['seat', 'pool']],
-  [/^(\w+) to throw$/, 'yut.ev.to_throw', ['seat']],
-  [/^side (\w+) has finished all its pieces$/, 'yut.ev.side_done', ['seat']],
-  [/^(\w+) leaves the rotation; (.+) discarded$/, 'yut.ev.leaves', ['seat', 'pool']],
-  [/^nak: (\w+)'s results are void and the turn ends$/, 'yut.ev.nak_set', ['seat']],
-  [/^nak on the first throw: (\w+)'s turn passes$/, 'yut.ev.nak_first', ['seat']],
-  [/^nak: the throw is void$/, 'yut.ev.nak_throw', []],
-  [/^(\w+) throws again$/, 'yut.ev.again', ['seat']],
-  [/^(\w+) throws (\w+)$/, 'yut.ev.throws', ['seat', 'throw']],
-];
-
-/** @type {Record<string, (value: string) => string>} */
+/** How the fields of Yut's events are shown (docs/yut.md, "Events"). */
+/** @type {Record<string, (value: any) => string>} */
 const FORMAT = {
   throw: throwName,
   station: stationName,
   from: stationName,
   to: stationName,
   unit: unitText,
-  list: sideList,
-  pool: poolText,
-  piece: (p) => String(Number(p) + 1),
+  pool: (/** @type {string[]} */ pool) => pool.map(throwName).join(', '),
+  piece: (/** @type {number} */ p) => String(p + 1),
 };
 
 /** @param {import('../app.js').ActionEntry} entry */
 function describe(entry) {
-  return translateEvents(entry, EVENTS, seatName, FORMAT);
+  return describeEvents(entry, 'yut', seatName, FORMAT);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -472,8 +427,8 @@ function board(props) {
   );
 
   // The throw: the sticks of the latest throw, the "+1 throw" mark, and the throw set.
-  const last = /^throw (\w+)$/.exec(view.last_chance ?? '')?.[1] ?? null;
-  const extra = (props.last?.events ?? []).some((e) => /throws again$|earns a bonus throw$/.test(e));
+  const last = throwValue(view.last_chance);
+  const extra = (props.last?.events ?? []).some((e) => e.kind === 'again' || e.kind === 'bonus');
   const pool = /** @type {string[]} */ (view.pool ?? []);
   const chipsSelectable = spendable.size > 1;
   // The person's own throw (seeds 000 and 001: each player presses the throw button, in the
@@ -594,20 +549,19 @@ function stackText(q) {
  * @param {any} view
  */
 function ceremony(view) {
-  const events = /** @type {string[]} */ (view.events ?? []);
-  if (events.some((e) => e.startsWith('turn order: ')) || !events.some((e) => / in the ceremony/.test(e))) return null;
+  /** @type {import('./common.js').GameEvent[]} */
+  const events = view.events ?? [];
+  if (eventsOf(events, 'order').length || !events.some((e) => e.kind === 'ceremony_throw' || e.kind === 'ceremony_nak')) return null;
   /** @type {Map<string, string[]>} */
   const thrown = new Map();
   /** @type {Map<string, number>} */
   const slots = new Map();
   let rank = /** @type {string[]} */ ([]);
   for (const e of events) {
-    const m = /^(\w+) throws (\w+) in the ceremony$/.exec(e) ?? /^(\w+) throws (nak) in the ceremony and throws again$/.exec(e);
-    if (m) thrown.set(m[1], [...(thrown.get(m[1]) ?? []), m[2]]);
-    const r = /^ceremony rank: (.+)$/.exec(e);
-    if (r) rank = r[1].split(', ');
-    const s = /^(\w+) (?:takes|gets) slot (\d+)$/.exec(e);
-    if (s) slots.set(s[1], Number(s[2]));
+    if (e.kind === 'ceremony_throw') thrown.set(e.side, [...(thrown.get(e.side) ?? []), e.throw]);
+    if (e.kind === 'ceremony_nak') thrown.set(e.side, [...(thrown.get(e.side) ?? []), 'nak']);
+    if (e.kind === 'rank') rank = e.sides;
+    if (e.kind === 'takes_slot' || e.kind === 'gets_slot') slots.set(e.side, e.slot);
   }
   const order = rank.length ? rank : [...thrown.keys()];
   return h(

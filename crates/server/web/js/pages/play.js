@@ -5,6 +5,7 @@ import { FRESH_KEY, GAMES, againRequest, autoRolls, entry as catalogueEntry, ope
 import { GameSocket, api } from '../api.js';
 import { h, replace, sleep, toast } from '../dom.js';
 import { duration, errorText, t } from '../i18n.js';
+import { isChance } from '../notation.js';
 
 /**
  * Whether the seat `seat` of `state` plays for a side that `sides` contains (a team's player
@@ -35,14 +36,6 @@ export function resultText(module, state) {
   if (result.draw) return t('result.draw');
   if (result.no_result !== undefined) return t('result.no_result');
   return '';
-}
-
-/**
- * Whether an action is a chance outcome (a roll or a throw) rather than a decision.
- * @param {string} action
- */
-export function isChance(action) {
-  return /^(roll|throw)\b/.test(action);
 }
 
 /**
