@@ -71,6 +71,9 @@ pub enum BotError {
     },
 }
 
+/// The difficulty levels every game offers (`Roster::levels`).
+pub const LEVELS: &[&str] = &["easy", "normal", "hard"];
+
 /// The named bots of a game (spec `platform.md`: levels `easy`, `normal`, `hard` plus each
 /// game's named bots).
 pub trait Roster: Game {
@@ -82,6 +85,19 @@ pub trait Roster: Game {
     /// # Errors
     /// [`BotError`] for an unknown name or a bad parameter.
     fn bot(&self, name: &str) -> Result<Box<dyn Bot<Self>>, BotError>;
+
+    /// The difficulty levels a set-up offers, weakest first: `easy`, `normal`, `hard`, and
+    /// where this process can play perfectly under the default rules (Ur with its solved table
+    /// installed), `perfect`.
+    fn levels() -> Vec<&'static str> {
+        LEVELS.to_vec()
+    }
+
+    /// The rules objects (JSON text, as a record's `rules`) under which this process can play
+    /// perfectly: Ur's installed solved tables; none elsewhere.
+    fn solved_rules() -> Vec<String> {
+        Vec::new()
+    }
 
     /// The first seat's winning chance at `state` under perfect play from here on, where the
     /// game has a solved table for these rules loaded (Ur: [`ur::install_table`]); `None`

@@ -122,6 +122,18 @@ impl Roster for Ur {
         &["random", "greedy", "expectimax:D", "easy", "normal", "hard", "perfect"]
     }
 
+    fn levels() -> Vec<&'static str> {
+        let mut levels = crate::LEVELS.to_vec();
+        if table_for(&madang_ur::Preset::default().settings()).is_some() {
+            levels.push("perfect");
+        }
+        levels
+    }
+
+    fn solved_rules() -> Vec<String> {
+        installed_tables().iter().map(madang_ur_solver::rules_json).collect()
+    }
+
     fn win_chance(&self, state: &UrState) -> Option<f64> {
         table_for(self.settings())?.win_chance(self, state, 0).ok()
     }

@@ -5,7 +5,6 @@ use std::io::IsTerminal;
 use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use madang_bots::Roster;
 use madang_games::Visitor;
 use madang_sim::{Figure, Rate, SimConfig, SimReport, expand_bot_list, simulate};
 
@@ -92,7 +91,7 @@ struct RunSim {
 impl Visitor for RunSim {
     type Output = anyhow::Result<SimReport>;
 
-    fn visit<G: Roster>(mut self, game: G) -> anyhow::Result<SimReport> {
+    fn visit<G: madang_games::Describe>(mut self, game: G) -> anyhow::Result<SimReport> {
         if self.default_bots {
             self.config.bots = vec!["random".to_owned(); game.seat_names().len()];
         }

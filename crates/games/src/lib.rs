@@ -9,10 +9,14 @@
 //!
 //! Adding a game means one arm in [`visit`] and nothing else here. This crate does no I/O.
 
+mod describe;
+#[cfg(feature = "fixture")]
+pub mod fixture;
 mod record;
 mod review;
 mod view;
 
+pub use describe::{Describe, Ending, GameInfo, PlayMode, Players};
 pub use record::{End, EndReason, Record, RecordError};
 pub use review::{Grade, MoveReview, review};
 pub use view::{ChanceOption, View};
@@ -83,7 +87,12 @@ use madang_seed::{CHANCE, Seed, Stream, draw_weighted};
 use serde_json::Value;
 
 /// The names of the games this build knows, as written in records.
-pub const GAMES: &[&str] = &["ur", "dice-poker", "ludo", "yut"];
+#[cfg(not(feature = "fixture"))]
+pub const GAMES: &[&str] = &["yut", "ur", "ludo", "dice-poker"];
+
+/// The names of the games this build knows, with the test fixture's made-up fifth game.
+#[cfg(feature = "fixture")]
+pub const GAMES: &[&str] = &["yut", "ur", "ludo", "dice-poker", "coin"];
 
 /// An action a [`Match`] refused: which one and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -292,7 +301,7 @@ pub fn open(game: &str, rules: &Value, players: Option<usize>) -> Result<Box<dyn
     struct Open;
     impl Visitor for Open {
         type Output = Box<dyn Match>;
-        fn visit<G: Roster>(self, game: G) -> Box<dyn Match> {
+        fn visit<G: Describe>(self, game: G) -> Box<dyn Match> {
             Box::new(GameMatch::new(game))
         }
     }
@@ -305,7 +314,7 @@ pub trait Visitor {
     /// What the visit returns.
     type Output;
     /// Called with the rules of the named game.
-    fn visit<G: Roster>(self, game: G) -> Self::Output;
+    fn visit<G: Describe>(self, game: G) -> Self::Output;
 }
 
 /// Builds the game named `game` from `rules` and `players` and hands it to `visitor`. This is
@@ -324,6 +333,8 @@ pub fn visit<V: Visitor>(
         "yut" => Ok(visitor.visit(build::<madang_yut::Yut>(rules, players)?)),
         "ludo" => Ok(visitor.visit(build::<madang_ludo::Ludo>(rules, players)?)),
         "dice-poker" => Ok(visitor.visit(build::<madang_dice_poker::DicePoker>(rules, players)?)),
+        #[cfg(feature = "fixture")]
+        "coin" => Ok(visitor.visit(build::<fixture::Coin>(rules, players)?)),
         other => Err(RecordError::UnknownGame(other.to_owned())),
     }
 }
@@ -334,7 +345,7 @@ pub fn event_kinds() -> Vec<(&'static str, &'static [madang_core::EventKind])> {
     struct Kinds;
     impl Visitor for Kinds {
         type Output = &'static [madang_core::EventKind];
-        fn visit<G: Roster>(self, _game: G) -> Self::Output {
+        fn visit<G: Describe>(self, _game: G) -> Self::Output {
             G::EVENT_KINDS
         }
     }
@@ -349,10 +360,18 @@ pub fn event_kinds() -> Vec<(&'static str, &'static [madang_core::EventKind])> {
 /// # Errors
 /// [`RecordError::Rules`] naming the key and what is wrong.
 pub fn build<G: Game>(rules: &Value, players: Option<usize>) -> Result<G, RecordError> {
+    G::new(&options::<G>(rules)?, players).map_err(|e| RecordError::Rules(e.to_string()))
+}
+
+/// Parses `rules` as `G::Options`.
+///
+/// # Errors
+/// [`RecordError::Rules`] naming the key and what is wrong.
+pub fn options<G: Game>(rules: &Value) -> Result<G::Options, RecordError> {
     if !rules.is_object() {
         return Err(RecordError::Rules(format!("`rules` must be a JSON object, got {rules}")));
     }
-    let options: G::Options = serde_path_to_error::deserialize(rules).map_err(|e| {
+    serde_path_to_error::deserialize(rules).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner().to_string();
         if path == "." || path == "?" {
@@ -360,8 +379,7 @@ pub fn build<G: Game>(rules: &Value, players: Option<usize>) -> Result<G, Record
         } else {
             RecordError::Rules(format!("rule option `{path}`: {inner}"))
         }
-    })?;
-    G::new(&options, players).map_err(|e| RecordError::Rules(e.to_string()))
+    })
 }
 
 /// Applies every action of `record`, returning the match and the events in order.

@@ -67,7 +67,7 @@ pub struct GameRow {
     pub id: String,
     /// The creating player.
     pub owner: String,
-    /// `ur`, `yut`, `ludo`, `dice-poker`.
+    /// The game's record name (one of `madang_games::GAMES`).
     pub game: String,
     /// The record's `rules` object (JSON text).
     pub rules: String,

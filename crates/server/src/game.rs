@@ -664,8 +664,9 @@ impl LiveGame {
         if self.core.ended() {
             return Err(ApiError::conflict("game_over", "the game has ended").with_version(version));
         }
-        let word = if reason == EndReason::Resign { "resign" } else { "leave" };
-        if !catalogue::endings(&self.game).contains(&word) {
+        let ending =
+            if reason == EndReason::Resign { madang_games::Ending::Resign } else { madang_games::Ending::Leave };
+        if !catalogue::offers(&self.game, ending) {
             return Err(ApiError::conflict(
                 "not_allowed",
                 format!("{} has no resignation: leave instead (counts as played, neither won nor lost)", self.game),

@@ -60,6 +60,7 @@ pub fn router(state: AppState) -> Router {
     let small = Router::new()
         .route("/api/health", get(|| async { Json(json!({"status": "ok"})) }))
         .route("/api/catalogue", get(|| async { Json(catalogue::catalogue()) }))
+        .route("/api/setup", post(setup))
         .route("/api/rooms", get(crate::rooms::list))
         .route("/api/rooms/{code}", get(crate::rooms::show))
         .route("/api/rooms/{code}/ws", get(crate::rooms::upgrade))
@@ -415,6 +416,30 @@ async fn player_stats(
 ) -> Result<Json<Value>, ApiError> {
     let rows = state.db.stats_rows(&player).await?;
     Ok(Json(json!({ "stats": stats::aggregate(&rows) })))
+}
+
+/// A set-up in progress (`POST /api/setup`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetupRequest {
+    game: String,
+    #[serde(default = "empty_rules")]
+    rules: Value,
+    #[serde(default)]
+    players: Option<usize>,
+}
+
+fn empty_rules() -> Value {
+    json!({})
+}
+
+/// `POST /api/setup`: for a set-up page, the seat counts these rules allow, the seats and sides
+/// they give and the board (`docs/api.md`, "Set-up"). Stateless.
+async fn setup(JsonBody(request): JsonBody<SetupRequest>) -> Result<Json<Value>, ApiError> {
+    catalogue::setup(&request.game, &request.rules, request.players).map(Json).map_err(|error| match error {
+        madang_games::RecordError::UnknownGame(_) => ApiError::unprocessable("unknown_game", error.to_string()),
+        other => ApiError::unprocessable("bad_rules", other.to_string()),
+    })
 }
 
 #[derive(Deserialize)]

@@ -115,8 +115,18 @@ fn diff_pieces(before: &Value, after: &Value, seat: &str, side: &str, by_id: boo
             }
         }
         (Value::Array(b), Value::Array(a)) if a.len() == b.len() => {
-            if let Some(cell) = (0..a.len()).find(|&i| b[i].is_null() && !a[i].is_null()) {
+            let to = (0..a.len()).find(|&i| b[i].is_null() && !a[i].is_null());
+            if let Some(cell) = to {
                 out.insert("to".into(), json!(cell));
+            }
+            // What the action does to the other cells (Seven Dice Poker's neighbour rule), so a
+            // board can preview it without a rules engine of its own.
+            let changes: Vec<Value> = (0..a.len())
+                .filter(|&i| Some(i) != to && a[i] != b[i])
+                .map(|i| json!({"cell": i, "from": b[i], "to": a[i]}))
+                .collect();
+            if !changes.is_empty() {
+                out.insert("changes".into(), Value::Array(changes));
             }
         }
         _ => {}
@@ -131,7 +141,7 @@ pub fn open_live(game: &str, rules: &Value, players: Option<usize>) -> Result<Bo
     struct Open;
     impl Visitor for Open {
         type Output = Box<dyn LiveMatch>;
-        fn visit<G: Roster>(self, game: G) -> Box<dyn LiveMatch> {
+        fn visit<G: madang_games::Describe>(self, game: G) -> Box<dyn LiveMatch> {
             Box::new(GameMatch::new(game))
         }
     }
@@ -175,6 +185,23 @@ mod tests {
         let mut out = Map::new();
         diff_pieces(&before, &after, "A2", "A", true, &mut out);
         assert_eq!(Value::Object(out), json!({"from": 0, "to": 5, "pieces": [3]}));
+    }
+
+    #[test]
+    fn dice_poker_placements_preview_their_neighbour_changes() {
+        // The worked example of crates/cli/tests/dice_poker_replay.rs (spec dice-poker.md, type
+        // a): W3@0, B4@10, then white places a 6 on cell 5: its eight neighbours include its own
+        // 3 on cell 0 (raised to 4) and black's 4 on cell 10 (lowered to 3).
+        let mut game = open_live("dice-poker", &json!({}), None).expect("dice poker opens");
+        for action in ["roll 5", "roll 2", "roll 3", "place 0", "roll 4", "place 10", "roll 6"] {
+            game.apply(action).expect("an action of the example");
+        }
+        let note = game.annotate("place 5", false);
+        assert_eq!(note["to"], 5);
+        assert_eq!(
+            note["changes"],
+            json!([{"cell": 0, "from": {"white": 3}, "to": {"white": 4}}, {"cell": 10, "from": {"black": 4}, "to": {"black": 3}}])
+        );
     }
 
     #[test]

@@ -22,7 +22,7 @@ use crate::error::{ApiError, ServerError};
 /// # Errors
 /// A table that cannot be read, is damaged, or solves other rules than its name says.
 pub fn load_tables(data_dir: &Path) -> Result<Vec<UrSettings>, ServerError> {
-    let dir = data_dir.join("ur");
+    let dir = data_dir.join(<madang_ur::Ur as madang_core::Game>::NAME);
     let entries = match std::fs::read_dir(&dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -95,7 +95,7 @@ pub async fn review(State(state): State<AppState>, UrlPath(id): UrlPath<String>)
     let slot = state.slot(&id).await?;
     let game = slot.game.lock().await;
     let no_table = || {
-        let reason = if game.game == "ur" {
+        let reason = if game.game == <madang_ur::Ur as madang_core::Game>::NAME {
             match madang_games::build::<madang_ur::Ur>(&game.rules, game.players) {
                 Ok(ur) => format!(
                     "this server has no solved table for {}: solve it with `madang ur solve --rules '{}'` and restart the server",

@@ -362,7 +362,12 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
     let server = TestServer::start_with(&dir, None, false, config).await;
     // Ludo is not offered; bad input is named.
     let mut http = server.client();
-    assert_refused(&http.post("/api/rooms", json!({"game": "ludo"})).await, 422, "not_offered", "Ludo");
+    assert_refused(
+        &http.post("/api/rooms", json!({"game": "ludo"})).await,
+        422,
+        "not_offered",
+        "ludo is not played in rooms",
+    );
     assert_refused(&http.post("/api/rooms", json!({"game": "chess"})).await, 422, "unknown_game", "chess");
     assert_refused(
         &http.post("/api/rooms", json!({"game": "ur", "rules": {"pieces": 9}})).await,
@@ -872,9 +877,14 @@ async fn the_turn_timer_lets_the_computer_play_a_slow_turn() {
         "{}",
         events[1]
     );
-    // Then light's move, unless the roll was 0 or left no move (the turn passed).
+    // Then light's move, unless the roll was 0 or left no move: then the turn passed to dark,
+    // whose own roll waits for dark's player (the room's seed is random: a 0 is 1 roll in 16).
     let passed = events[1]["events"].as_array().unwrap().len() > 1;
-    assert_eq!(events[2]["by"], if passed { "chance" } else { "cpu" }, "{events:?}");
+    if passed {
+        assert_eq!(events.len(), 2, "{events:?}");
+    } else {
+        assert_eq!(events[2]["by"], "cpu", "{events:?}");
+    }
     let room = sync_all(&mut players, &code).await;
     assert!(room["deadline"].as_i64().unwrap() > deadline || room["status"] == "finished");
     server.stop().await;

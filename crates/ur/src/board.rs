@@ -116,6 +116,10 @@ pub struct BoardData {
     pub dark_path: Vec<String>,
     /// Tiles where a piece cannot be captured.
     pub safe_tiles: Vec<String>,
+    /// Pieces per side.
+    pub pieces: u8,
+    /// Binary dice thrown (4, or 3 where no marked tip counts as 4).
+    pub dice: u8,
 }
 
 /// One tile of [`BoardData`].
@@ -132,8 +136,9 @@ pub struct TileData {
 }
 
 impl BoardData {
-    /// The board for `path`, with rosettes safe when `safe_rosettes`.
-    pub fn new(path: PathKind, safe_rosettes: bool) -> BoardData {
+    /// The board for `path`, with rosettes safe when `safe_rosettes`, `pieces` a side and
+    /// `dice` binary dice.
+    pub fn new(path: PathKind, safe_rosettes: bool, pieces: u8, dice: u8) -> BoardData {
         let names = |tiles: Vec<Tile>| tiles.into_iter().map(Tile::name).collect::<Vec<_>>();
         BoardData {
             tiles: all_tiles()
@@ -143,6 +148,8 @@ impl BoardData {
             light_path: names(path_tiles(path, 0)),
             dark_path: names(path_tiles(path, 1)),
             safe_tiles: if safe_rosettes { ROSETTES.iter().map(|t| t.name()).collect() } else { Vec::new() },
+            pieces,
+            dice,
         }
     }
 }

@@ -513,7 +513,11 @@ impl Ur {
 
     /// The board as the web client draws it.
     pub fn board_data(&self) -> BoardData {
-        BoardData::new(self.settings.path, self.settings.safe_rosettes)
+        let dice = match self.settings.dice {
+            Dice::FourBinary => 4,
+            Dice::ThreeBinaryZeroIsFour => 3,
+        };
+        BoardData::new(self.settings.path, self.settings.safe_rosettes, self.settings.pieces, dice)
     }
 
     /// Path length: 14 (Bell) or 16 (Masters).

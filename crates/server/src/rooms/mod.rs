@@ -40,9 +40,6 @@ use crate::error::ApiError;
 use crate::identity::{ClientAddress, PlayerId, check_nickname};
 use room::{Msg, Room, Setup, Shared};
 
-/// The games offered in rooms (Ludo is one person against three computers, as its seed says).
-pub const ROOM_GAMES: &[&str] = &["ur", "yut", "dice-poker"];
-
 /// Letters of room codes: no `0`/`O`, no `1`/`I`.
 pub const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
@@ -329,16 +326,21 @@ pub(crate) async fn create(
     headers: HeaderMap,
     JsonBody(body): JsonBody<CreateRoom>,
 ) -> Result<Response, ApiError> {
-    if body.game == "ludo" {
+    let offered = crate::catalogue::games_in(madang_games::PlayMode::Room);
+    if madang_games::GAMES.contains(&body.game.as_str()) && !offered.contains(&body.game.as_str()) {
         return Err(ApiError::unprocessable(
             "not_offered",
-            "Ludo is not played in rooms: its seed has one person against three computers (play it against the computer)",
+            format!(
+                "{} is not played in rooms (its catalogue entry's `modes`: it is played against the computer); rooms offer {}",
+                body.game,
+                offered.join(", ")
+            ),
         ));
     }
-    if !ROOM_GAMES.contains(&body.game.as_str()) {
+    if !offered.contains(&body.game.as_str()) {
         return Err(ApiError::unprocessable(
             "unknown_game",
-            format!("rooms offer {}, not {:?}", ROOM_GAMES.join(", "), madang_core::echo(&body.game)),
+            format!("rooms offer {}, not {:?}", offered.join(", "), madang_core::echo(&body.game)),
         ));
     }
     if let Some(t) = body.turn_seconds

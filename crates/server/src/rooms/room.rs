@@ -1452,8 +1452,8 @@ impl Room {
 
     async fn draw(&mut self, seat: usize, command: &Command) -> Result<(), ApiError> {
         self.require(Status::Playing, "a draw")?;
-        if self.game_name != "ur" {
-            return Err(conflict("not_allowed", format!("{} has no draw by agreement (Ur has)", self.game_name)));
+        if !crate::catalogue::offers(&self.game_name, madang_games::Ending::DrawOffer) {
+            return Err(conflict("not_allowed", format!("{} has no draw by agreement", self.game_name)));
         }
         let name = self.seats[seat].name.clone();
         let side = self.template.side_of_seat(seat);

@@ -1,10 +1,7 @@
 // Shared client state: the catalogue, the player, settings, and the game modules.
 
 import { api } from './api.js';
-import ur from './games/ur.js';
-import yut from './games/yut.js';
-import ludo from './games/ludo.js';
-import dicePoker from './games/dice-poker.js';
+import { MODULES } from './games/index.js';
 
 /**
  * @typedef {{action: string, seat: string, kind: string, from?: number, to?: number, pieces?: number[]}} Move
@@ -28,36 +25,37 @@ import dicePoker from './games/dice-poker.js';
  * @property {ActionEntry | null} last the entry that led to `view` (animations), or null
  * @property {number} pace animation length in ms (0: no animation)
  *
- * @typedef {object} SetupSpec
- * @property {('computer' | 'same_screen')[]} modes the modes the set-up offers
+ * @typedef {object} SetupSpec the set-up page's layout of a game (what the game offers — modes,
+ *   seat counts, seats, options — comes from the server: the catalogue and `POST /api/setup`)
  * @property {'side' | 'seats' | 'fixed'} seating `side`: the person picks one seat, the others are
  *   CPUs; `seats`: every seat human or CPU; `fixed`: the person has seat 0, the others are CPUs
- * @property {(players: number, rules: any) => string[]} seatNames seat names in seat order
- * @property {string[]} [optionOrder] the rule options to offer, in order (default: all)
  * @property {string[]} [firstOptions] the options chosen first, shown above the seats rather than
  *   in the collapsed rule settings (Yut's individual or team `mode`)
- * @property {(rules: any, players: number) => number} [adjustPlayers] the player count to switch
- *   to when a rule option changes (Yut's team modes need 4, 6 or 8)
  *
  * @typedef {object} GameModule
  * @property {string} id the catalogue's `game`
  * @property {(root: HTMLElement, props: BoardProps) => void} render draws the board into `root`
  * @property {(entry: ActionEntry) => string} describe one line of the move log
  * @property {(seat: string) => string} seatName the seat's name for people ("Light", "빛", "A팀 1")
- * @property {(state: any) => Node[]} resultDetails the figures of the end screen
+ * @property {(state: any, geometry: any) => Node[]} resultDetails the figures of the end screen
+ *   (`geometry`: the game's board data, as for `render`)
  * @property {(info: any) => import('./dom.js').Children[]} rules the rules page, in the current
  *   language (nodes, nested lists allowed), given the game's catalogue entry (its default board)
  * @property {SetupSpec} setup
  */
 
-/** @type {Record<string, GameModule>} */
-export const GAMES = { ur, yut, ludo, 'dice-poker': dicePoker };
+/** @type {Record<string, GameModule>} every game's board module, by its record name */
+export const GAMES = MODULES;
 
-/** The games offered in online rooms (Ludo stays one person against three computers). */
-export const ROOM_GAMES = ['yut', 'ur', 'dice-poker'];
-
-/** The games in home-page order. */
-export const GAME_ORDER = ['yut', 'ur', 'ludo', 'dice-poker'];
+/**
+ * The games in the catalogue's order, and among them those offered in `mode` (the catalogue's
+ * `modes`: Ludo, for one, is only played against the computer).
+ * @param {string} [mode]
+ * @returns {string[]}
+ */
+export function gameNames(mode) {
+  return catalogue.games.filter((g) => g.game in GAMES && (!mode || g.modes.includes(mode))).map((g) => g.game);
+}
 
 /** @type {{games: any[]}} */
 let catalogue = { games: [] };

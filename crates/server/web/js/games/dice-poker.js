@@ -2,7 +2,7 @@
 // grid or a custom layout), white and black dice and tokens, the die just rolled beside the
 // board, each player's dice and token still to place, the +1 / −1 changes of the last placement,
 // and both players' best hands at the end. Geometry comes from the engine (`Board`: `kind`,
-// `rows`, `positions`, `neighbours`).
+// `rows`, `positions`); what a placement would change comes with its move (`changes`).
 
 import { flip, h, replace } from '../dom.js';
 import { t } from '../i18n.js';
@@ -263,7 +263,6 @@ function render(root, props) {
   const finished = view.status === 'finished';
   const hands = view.result?.hands ?? null;
   const inHand = finished && hands ? handCells(cells, hands) : null;
-  const neighbours = /** @type {number[]} */ (geometry.neighbours ?? []);
 
   // The board: one grid cell per engine cell at its layout position.
   const rows = Array.isArray(geometry.rows) && geometry.rows.length ? geometry.rows.length : 4;
@@ -332,8 +331,8 @@ function render(root, props) {
         : t('dice-poker.move.place', { cell: i, n: roll ?? '' });
       legal(el, move.action, props.onMove, text);
       if (!tokenMode) {
-        const show = () => preview(cellEls, cells, neighbours[i] ?? 0, move.seat, true);
-        const hide = () => preview(cellEls, cells, neighbours[i] ?? 0, move.seat, false);
+        const show = () => preview(cellEls, move, true);
+        const hide = () => preview(cellEls, move, false);
         el.addEventListener('pointerenter', show);
         el.addEventListener('pointerleave', hide);
         el.addEventListener('focus', show);
@@ -472,21 +471,22 @@ function render(root, props) {
 }
 
 /**
- * Marks the dice a placement on a cell would change (+1 own, −1 the opponent's), or clears the
- * marks.
+ * Marks the dice a placement would change, by how much (the move's `changes`, worked out by the
+ * server: `{cell, from, to}` with the cells' contents before and after), or clears the marks.
  * @param {HTMLElement[]} cellEls
- * @param {CellView[]} cells
- * @param {number} mask the cell's neighbours
- * @param {string} seat the placing seat
+ * @param {any} move
  * @param {boolean} on
  */
-function preview(cellEls, cells, mask, seat, on) {
-  cellEls.forEach((el, n) => {
-    const c = cells[n];
-    if (!(mask & (1 << n)) || !c || c.token) return;
-    if (on) el.dataset.preview = c.seat === seat ? '+1' : '−1';
+function preview(cellEls, move, on) {
+  for (const change of move.changes ?? []) {
+    const el = cellEls[change.cell];
+    const before = cellOf(change.from);
+    const after = cellOf(change.to);
+    if (!el || !before || !after) continue;
+    const d = delta(before.value, after.value);
+    if (on) el.dataset.preview = d > 0 ? `+${d}` : `−${-d}`;
     else delete el.dataset.preview;
-  });
+  }
 }
 
 /**
@@ -583,9 +583,6 @@ export default {
   resultDetails: (state) => /** @type {Node[]} */ (resultDetails(state)),
   rules: dicePokerRules,
   setup: {
-    modes: ['computer', 'same_screen'],
     seating: 'side',
-    seatNames: () => [...SEATS],
-    optionOrder: ['board', 'tokens', 'straight', 'layout'],
   },
 };

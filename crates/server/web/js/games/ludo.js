@@ -572,8 +572,6 @@ export default {
   resultDetails: (state) => /** @type {Node[]} */ (resultDetails(state)),
   rules: ludoRules,
   setup: {
-    modes: ['computer'],
     seating: 'fixed',
-    seatNames: () => ['0', '1', '2', '3'],
   },
 };

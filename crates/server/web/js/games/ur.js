@@ -18,33 +18,6 @@ function seatName(seat) {
 }
 
 /**
- * The piece count of the rules: the option, else the preset's.
- * @param {any} rules
- */
-function pieceCount(rules) {
-  if (typeof rules?.pieces === 'number') return rules.pieces;
-  return rules?.preset === 'blitz' ? 5 : 7;
-}
-
-/**
- * The path length of the rules: 14 squares on the Bell path, 16 on the Masters path.
- * @param {any} rules
- */
-function pathLength(rules) {
-  const path = rules?.path ?? (rules?.preset === 'blitz' || rules?.preset === 'masters' ? 'masters' : 'bell');
-  return path === 'masters' ? 16 : 14;
-}
-
-/**
- * The number of dice: three with `three_binary_zero_is_four` (Masters), else four.
- * @param {any} rules
- */
-function diceCount(rules) {
-  const dice = rules?.dice ?? (rules?.preset === 'masters' ? 'three_binary_zero_is_four' : 'four_binary');
-  return dice === 'three_binary_zero_is_four' ? 3 : 4;
-}
-
-/**
  * The binary dice of a roll: `n` dice show their marked tip (for 3 dice, 4 is shown as none).
  * Which dice show it is spread by the roll so the row does not always fill from the left.
  * @param {number} roll
@@ -78,7 +51,8 @@ function blankDice(count) {
 function render(root, props) {
   const { view, geometry, moves } = props;
   const pieces = view.pieces ?? { light: [], dark: [] };
-  const total = pieceCount(props.rules);
+  // The rules' figures come with the board (`Ur::board_data`): pieces a side, dice, paths.
+  const total = geometry.pieces;
   const paths = { light: geometry.light_path, dark: geometry.dark_path };
   const pathLen = paths.light.length;
   const roll = rollValue(view.last_chance);
@@ -196,13 +170,13 @@ function render(root, props) {
   }
 
   const rolling = animating(props, 'chance');
-  const throwButton = rollButton(props, t('ur.roll_button'), blankDice(diceCount(props.rules)));
+  const throwButton = rollButton(props, t('ur.roll_button'), blankDice(geometry.dice));
   const status = h(
     'div',
     { class: 'ur-status' },
     throwButton ??
       (roll !== null && view.status === 'ongoing'
-        ? [dice(roll, diceCount(props.rules), rolling), h('span', { class: 'roll-text', text: t('ur.rolled', { n: roll }) })]
+        ? [dice(roll, geometry.dice, rolling), h('span', { class: 'roll-text', text: t('ur.rolled', { n: roll }) })]
         : null),
     moves.length > 0 && !throwButton ? h('span', { class: 'hint', text: t('ur.pick_piece') }) : null,
   );
@@ -227,9 +201,10 @@ export default {
   render,
   describe: (entry) => describeEvents(entry, 'ur', seatName),
   seatName,
-  resultDetails: (state) => {
-    const total = pieceCount(state.rules);
-    const pathLen = pathLength(state.rules);
+  resultDetails: (state, geometry) => {
+    if (!geometry) return [];
+    const total = geometry.pieces;
+    const pathLen = geometry.light_path.length;
     return [
       reviewPanel(state, seatName),
       h(
@@ -244,8 +219,6 @@ export default {
   },
   rules: urRules,
   setup: {
-    modes: ['computer', 'same_screen'],
     seating: 'side',
-    seatNames: () => ['light', 'dark'],
   },
 };

@@ -725,18 +725,6 @@ function resultDetails(state) {
   ];
 }
 
-/**
- * Seat names as the server gives them: individual A, B, C, D; team games A1, B1, A2, B2, …
- * @param {number} players
- * @param {any} rules
- */
-function seatNames(players, rules) {
-  const letters = ['A', 'B', 'C', 'D'];
-  if ((rules?.mode ?? 'individual') === 'individual') return letters.slice(0, Math.min(Math.max(players, 2), 4));
-  const teams = Math.min(Math.max(Math.floor(players / 2), 2), 4);
-  return [1, 2].flatMap((n) => letters.slice(0, teams).map((l) => `${l}${n}`));
-}
-
 /** @type {import('../app.js').GameModule} */
 export default {
   id: 'yut',
@@ -746,17 +734,8 @@ export default {
   resultDetails,
   rules: yutRules,
   setup: {
-    modes: ['computer', 'same_screen'],
     seating: 'seats',
-    seatNames,
-    // Team modes need 4, 6 or 8 players; the individual mode 2-4.
-    adjustPlayers: (rules, players) => {
-      const teams = rules.mode === 'team-shared' || rules.mode === 'team-separate';
-      if (teams) return [4, 6, 8].includes(players) ? players : 4;
-      return players <= 4 ? players : 2;
-    },
     // The individual or team choice comes first, above the seats (the page asks for it first).
     firstOptions: ['mode'],
-    optionOrder: ['mode', 'teammate', 'pieces', 'order', 'shortcuts', 'stacking', 'exit', 'finish', 'backdo', 'nak', 'nak_rule', 'stick_flat'],
   },
 };

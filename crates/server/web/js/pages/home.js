@@ -1,7 +1,7 @@
 // Home: the four games, the player's nickname, the animation and rolls settings, links to stats
 // and history.
 
-import { GAME_ORDER, ROLLS_KEY, me } from '../app.js';
+import { ROLLS_KEY, gameNames, me } from '../app.js';
 import { api } from '../api.js';
 import { h, toast } from '../dom.js';
 import { errorText, t } from '../i18n.js';
@@ -13,7 +13,7 @@ export function homePage(view) {
     h(
       'ul',
       { class: 'game-list' },
-      GAME_ORDER.map((game) =>
+      gameNames().map((game) =>
         h(
           'li',
           { class: ['game-card', `game-${game}`] },

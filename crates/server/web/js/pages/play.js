@@ -255,7 +255,7 @@ export async function playPage(view, id) {
       resultBox,
       h('h2', { text: headline }),
       resultText(module, state) === headline ? null : h('p', { class: 'result-line', text: resultText(module, state) }),
-      module.resultDetails(state),
+      module.resultDetails(state, geometry),
       h(
         'p',
         { class: 'figures' },

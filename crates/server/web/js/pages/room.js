@@ -312,7 +312,7 @@ export async function roomPage(view, rawCode) {
     replace(
       controls,
       playing ? confirmButton('resign', t('play.resign'), t('play.resign_confirm'), () => command({ type: 'resign' })) : null,
-      playing && room.game === 'ur' && !offer ? h('button', { type: 'button', id: 'draw-offer', text: t('room.offer_draw'), on: { click: () => command({ type: 'draw_offer' }) } }) : null,
+      playing && entry(room.game).endings.includes('draw_offer') && !offer ? h('button', { type: 'button', id: 'draw-offer', text: t('room.offer_draw'), on: { click: () => command({ type: 'draw_offer' }) } }) : null,
       playing && offer && offer === mine ? h('span', { class: 'hint', text: t('room.draw_offered') }) : null,
       playing && offer && offer !== mine
         ? [
@@ -344,7 +344,7 @@ export async function roomPage(view, rawCode) {
       resultBox,
       h('h2', { text: headline }),
       resultText(module, state) === headline ? null : h('p', { class: 'result-line', text: resultText(module, state) }),
-      module.resultDetails(state),
+      module.resultDetails(state, board),
       h(
         'div',
         { class: 'actions' },

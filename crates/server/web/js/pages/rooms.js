@@ -1,6 +1,6 @@
 // Online rooms: the list of open public rooms and joining by code (docs/api.md, "Rooms").
 
-import { ROOM_GAMES } from '../app.js';
+import { gameNames } from '../app.js';
 import { api } from '../api.js';
 import { h, replace } from '../dom.js';
 import { errorText, t, when } from '../i18n.js';
@@ -59,7 +59,7 @@ export async function roomsPage(view) {
       h(
         'p',
         { class: 'actions' },
-        ROOM_GAMES.map((game) => h('a', { class: 'button', href: `#/setup/${game}/room`, text: t('rooms.create', { game: t(`game.${game}.name`) }) })),
+        gameNames('room').map((game) => h('a', { class: 'button', href: `#/setup/${game}/room`, text: t('rooms.create', { game: t(`game.${game}.name`) }) })),
       ),
     ),
     h('section', { class: 'panel' }, h('h2', { text: t('rooms.public') }), list),

@@ -1,21 +1,21 @@
 // Set-up of a new game: mode, CPU level, seats and rule options (from the catalogue), then
 // `POST /api/games` and on to the board.
 
-import { GAMES, ROOM_GAMES, entry, levelsFor, openFresh } from '../app.js';
+import { GAMES, entry, levelsFor, openFresh } from '../app.js';
 import { holdSeat } from './room.js';
 import { api } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { errorText, has, t } from '../i18n.js';
 
 /**
- * The label of a rule option or of one of its values, from the game's messages.
- * @param {string} game
- * @param {string} key
+ * The label of a rule option or of one of its values: the message the catalogue names for the
+ * option (`label`, `opt.<game>.<key>`), and for a value that key followed by `.<value>`.
+ * @param {any} option the catalogue's option
  * @param {string} [value]
  */
-export function optionLabel(game, key, value) {
-  const id = value === undefined ? `opt.${game}.${key}` : `opt.${game}.${key}.${value}`;
-  return has(id) ? t(id) : value ?? key;
+export function optionLabel(option, value) {
+  const id = value === undefined ? option.label : `${option.label}.${value}`;
+  return has(id) ? t(id) : value ?? option.key;
 }
 
 /**
@@ -48,12 +48,12 @@ function savedSetup(game) {
  * @param {HTMLElement} view
  * @param {string} game
  */
-export function setupPage(view, game, wanted) {
+export async function setupPage(view, game, wanted) {
   const module = GAMES[game];
   const info = entry(game);
   const spec = module.setup;
-  /** @type {('computer' | 'same_screen' | 'room')[]} */
-  const modes = ROOM_GAMES.includes(game) ? [...spec.modes, 'room'] : [...spec.modes];
+  /** @type {('computer' | 'same_screen' | 'room')[]} the ways the game is played (catalogue `modes`) */
+  const modes = info.modes;
   const saved = savedSetup(game);
   /** @type {'computer' | 'same_screen' | 'room'} */
   let mode =
@@ -77,8 +77,42 @@ export function setupPage(view, game, wanted) {
   const levelBox = h('div', { class: 'field' });
   const error = h('p', { class: 'error', role: 'alert' });
 
+  /**
+   * The server's answer for the set-up so far (`POST /api/setup`): the seat counts the rules
+   * allow, the seats they give, the board.
+   * @type {{players: number, allowed: {default: number, allowed: number[]}, seats: {name: string, side: string}[]}}
+   */
+  let current = await api('POST', '/api/setup', { game, rules, players });
+  players = current.players;
+
   function seatNames() {
-    return spec.seatNames(players, rules);
+    return current.seats.map((s) => s.name);
+  }
+
+  /** The latest question asked of the server: an older answer arriving late is dropped. */
+  let asked = 0;
+
+  /**
+   * Asks the server again after a change of rules or players; false when it refused them, or
+   * when a later change has asked again meanwhile.
+   */
+  async function refresh() {
+    const mine = ++asked;
+    /** @type {any} */
+    let answer;
+    try {
+      answer = await api('POST', '/api/setup', { game, rules, players });
+    } catch (err) {
+      if (mine === asked) error.textContent = errorText(err);
+      return false;
+    }
+    if (mine !== asked) return false;
+    current = answer;
+    error.textContent = '';
+    players = current.players;
+    const select = /** @type {HTMLSelectElement | null} */ (view.querySelector('#players'));
+    if (select) select.value = String(players);
+    return true;
   }
 
   /**
@@ -276,8 +310,9 @@ export function setupPage(view, game, wanted) {
               id: 'players',
               name: 'players',
               on: {
-                change: (/** @type {Event} */ e) => {
+                change: async (/** @type {Event} */ e) => {
                   players = Number(/** @type {HTMLSelectElement} */ (e.target).value);
+                  await refresh();
                   seatKinds = [];
                   drawSeats();
                 },
@@ -291,30 +326,27 @@ export function setupPage(view, game, wanted) {
         )
       : null;
 
-  const options = (spec.optionOrder ?? info.options.map((/** @type {any} */ o) => o.key))
-    .map((key) => info.options.find((/** @type {any} */ o) => o.key === key))
-    .filter(Boolean);
+  // In the order the game declares them (its catalogue entry).
+  /** @type {any[]} */
+  const options = info.options;
   // The options chosen before anything else (Yut's individual or team mode) stand above the
   // seats; the others are in the collapsed rule settings.
   const first = new Set(spec.firstOptions ?? []);
   /** @param {any} o */
   const field = (o) =>
-    optionField(game, o, rules[o.key], (value) => {
+    optionField(o, rules[o.key], async (value) => {
       const before = seatNames().join(',');
       if (value === undefined) delete rules[o.key];
       else rules[o.key] = value;
-      const adjusted = spec.adjustPlayers ? spec.adjustPlayers(rules, players) : players;
-      if (adjusted !== players) {
-        players = adjusted;
-        const select = /** @type {HTMLSelectElement | null} */ (view.querySelector('#players'));
-        if (select) select.value = String(players);
-      }
-      // New seats (Yut's team modes name them A1, B1, …): the seat choices start again.
+      // The levels follow the rules at once (the solved rule sets are in the catalogue).
+      drawLevel();
+      // The server says which seat counts these rules allow and which seats they give (Yut's
+      // team modes need 4, 6 or 8 players, seated A1, B1, …).
+      if (!(await refresh())) return;
+      // New seats: the seat choices start again.
       if (seatNames().join(',') !== before) {
         seatKinds = [];
         drawSeats();
-      } else {
-        drawLevel();
       }
     });
   const firstBox = options.filter((/** @type {any} */ o) => first.has(o.key)).map(field);
@@ -389,16 +421,15 @@ export function setupPage(view, game, wanted) {
 /**
  * One rule option's control. Options whose default depends on the preset start at "preset
  * default" and are sent only when set; others are sent only when they differ from the default.
- * @param {string} game
  * @param {any} o the catalogue option
  * @param {any} initial the value chosen before (a kept set-up), or `undefined` for the default
  * @param {(value: any) => void} set called with the value to send, or `undefined` for the default
  */
-function optionField(game, o, initial, set) {
+function optionField(o, initial, set) {
   const id = `opt-${o.key}`;
   const dependent = Boolean(o.depends_on);
-  const label = h('label', { for: id, text: optionLabel(game, o.key) });
-  const note = has(`opt.${game}.${o.key}.note`) ? h('p', { class: 'hint', text: t(`opt.${game}.${o.key}.note`) }) : null;
+  const label = h('label', { for: id, text: optionLabel(o) });
+  const note = has(`${o.label}.note`) ? h('p', { class: 'hint', text: t(`${o.label}.note`) }) : null;
   const chosen = initial !== undefined;
   /** @type {HTMLElement} */
   let control;
@@ -406,7 +437,7 @@ function optionField(game, o, initial, set) {
     /** @type {any[]} */
     const values = o.type === 'enum' ? o.values : [true, false];
     const text = (/** @type {any} */ v) =>
-      o.type === 'boolean' ? t(v ? 'setup.on' : 'setup.off') : optionLabel(game, o.key, String(v));
+      o.type === 'boolean' ? t(v ? 'setup.on' : 'setup.off') : optionLabel(o, String(v));
     control = h(
       'select',
       {
