@@ -77,6 +77,8 @@ impl Slot {
 pub struct App {
     /// Storage.
     pub db: Db,
+    /// The group-commit writer every game's changes are stored through.
+    pub writer: crate::db::Writer,
     /// Signs the player cookie.
     pub key: Key,
     /// `--allow-fixed-seed`.
@@ -115,7 +117,7 @@ impl std::ops::Deref for AppState {
 }
 
 impl App {
-    /// A new state.
+    /// A new state (starts the games' storage writer: call inside the runtime).
     pub fn new(
         db: Db,
         key: Key,
@@ -130,6 +132,7 @@ impl App {
             origins,
             quotas: crate::limits::QuotaState::new(&limits.quotas),
             limits,
+            writer: crate::db::Writer::start(db.clone()),
             db,
             key,
             allow_fixed_seed,
@@ -278,7 +281,8 @@ impl App {
         let update = guard.update(&change.core);
         let rows = LiveGame::action_rows(&change.entries);
         let outcomes = guard.outcomes(&change.core);
-        if let Err(error) = self.db.store_batch(&guard.id, from as i64, &update, &rows, &outcomes).await {
+        let commit = crate::db::Commit { id: guard.id.clone(), from: from as i64, update, actions: rows, outcomes };
+        if let Err(error) = self.writer.store(commit).await {
             // Whether the commit happened is unknown: reload from storage on next use.
             self.evict(&guard.id);
             return Err(ApiError::storage(&error));

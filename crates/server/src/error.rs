@@ -28,6 +28,15 @@ pub enum ServerError {
     /// A setting is not usable.
     #[error("{0}")]
     Config(String),
+    /// A change to a game was computed from a version that is no longer the stored one
+    /// (another writer changed the game): nothing of the batch was stored.
+    #[error("{} of {changes} changed games were not at the expected version: another writer changed them", changes - stored)]
+    Stale {
+        /// The changes whose game was at its expected version.
+        stored: usize,
+        /// The changes written together.
+        changes: usize,
+    },
 }
 
 impl ServerError {

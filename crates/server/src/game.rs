@@ -213,6 +213,12 @@ impl Serialize for StateSeat<'_> {
     }
 }
 
+/// Whether the chance node `game` is at is a person's own roll or throw (its thrower is a
+/// human seat of `seats`), which waits for their `roll`/`throw` request.
+fn person_throws(seats: &[Seat], game: &dyn LiveMatch) -> bool {
+    game.thrower().is_some_and(|s| seats.get(s).is_some_and(|seat| seat.kind == SeatKind::Human))
+}
+
 /// A game held in memory.
 pub struct LiveGame {
     /// Game id.
@@ -441,12 +447,14 @@ impl LiveGame {
 
     /// Plays chance and CPU seats on `core` until a human must act or the game ends.
     fn advance(&self, core: &mut Core, now: i64) -> Result<Vec<LogEntry>, ApiError> {
-        self.advance_while(core, now, |_| true)
+        self.advance_while(&self.seats, core, now, |_| true)
     }
 
-    /// [`LiveGame::advance`], stopping early before an action when `keep` says no.
+    /// [`LiveGame::advance`] with `seats` as the game's seats, stopping early before an action
+    /// when `keep` says no.
     fn advance_while(
         &self,
+        seats: &[Seat],
         core: &mut Core,
         now: i64,
         keep: impl Fn(&dyn LiveMatch) -> bool,
@@ -460,12 +468,12 @@ impl LiveGame {
                 Turn::Terminal => break,
                 // A person's own roll or throw waits for them (seeds 000, 001, 003: the player
                 // presses the throw button); the computer's and nobody's are drawn at once.
-                Turn::Chance if self.person_throws(core.game.as_ref()) => break,
+                Turn::Chance if person_throws(seats, core.game.as_ref()) => break,
                 Turn::Chance => {
-                    let roller = core.game.thrower().and_then(|s| self.seats.get(s)).map(|s| s.name.clone());
+                    let roller = core.game.thrower().and_then(|s| seats.get(s)).map(|s| s.name.clone());
                     (core.game.draw_chance(&mut core.chance), roller, Actor::Chance)
                 }
-                Turn::Seat(s) => match self.seats.get(s) {
+                Turn::Seat(s) => match seats.get(s) {
                     Some(Seat { kind: SeatKind::Cpu, level: Some(level), name, .. }) => {
                         let action = core
                             .game
@@ -495,12 +503,6 @@ impl LiveGame {
             core.finished = Some(now);
         }
         Ok(entries)
-    }
-
-    /// Whether the chance node `game` is at is a person's own roll or throw (its thrower is a
-    /// human seat), which waits for their `roll`/`throw` request.
-    fn person_throws(&self, game: &dyn LiveMatch) -> bool {
-        game.thrower().is_some_and(|s| self.seats.get(s).is_some_and(|seat| seat.kind == SeatKind::Human))
     }
 
     /// The seat that acts next in `core`: the seat to move at a decision, the seat that throws
@@ -711,6 +713,24 @@ impl LiveGame {
         Ok(Change { core, entries })
     }
 
+    /// [`LiveGame::auto_play`] as it will be once `seat` is the computer's at `level` (an
+    /// online room hands an absent player's seat over: the change is worked out before the
+    /// hand-over is taken, and both are taken together once stored).
+    ///
+    /// # Errors
+    /// A bot or engine failure (internal).
+    pub fn auto_play_as(&self, seat: usize, level: &str, now: i64) -> Result<Change, ApiError> {
+        let mut seats = self.seats.clone();
+        if let Some(s) = seats.get_mut(seat) {
+            s.kind = SeatKind::Cpu;
+            s.level = Some(level.to_owned());
+        }
+        let mut core = self.core.clone();
+        self.touch(&mut core, now);
+        let entries = self.advance_while(&seats, &mut core, now, |_| true)?;
+        Ok(Change { core, entries })
+    }
+
     /// The computer (bot `level`) plays the turn of the seat to move — an online room's turn
     /// timer ran out: its decisions and its own rolls (an extra roll after a rosette or a yut is
     /// still this turn) until the turn is another seat's ([`madang_games::Match::mover`]; even
@@ -762,7 +782,7 @@ impl LiveGame {
             // Chance plays on while the turn is this seat's (an extra roll); once it is another
             // seat's (even a roll of theirs that passes at once), the turn was passed on and a
             // return to this seat is a new turn, with a new deadline.
-            entries.extend(self.advance_while(&mut core, now, |game| game.mover() == Some(seat))?);
+            entries.extend(self.advance_while(&self.seats, &mut core, now, |game| game.mover() == Some(seat))?);
             if core.game.mover() != Some(seat) {
                 entries.extend(self.advance(&mut core, now)?);
                 break;
@@ -857,6 +877,17 @@ impl LiveGame {
 
     fn status(core: &Core) -> &'static str {
         if core.ended() { "finished" } else { "ongoing" }
+    }
+
+    /// Everything stored of the game as it is created ([`crate::db::Writer::create`]): its row,
+    /// players, first actions and, when it ended already, the outcomes.
+    pub fn new_rows(&self) -> crate::db::games::NewGameRows {
+        crate::db::games::NewGameRows {
+            game: self.row(),
+            participants: self.participants(),
+            actions: Self::action_rows(&self.log),
+            outcomes: self.outcomes(&self.core),
+        }
     }
 
     /// The game row for storage.

@@ -262,10 +262,7 @@ async fn create_game(
     let live = crate::app::compute(move || LiveGame::create(new))?;
     state.quotas.new_game(&player, &address)?;
     state.ensure_player(&player, &address).await?;
-    let row = live.row();
-    let actions = LiveGame::action_rows(&live.log);
-    let outcomes = live.outcomes(&live.core);
-    state.db.create_game(&row, &live.participants(), &actions, &outcomes).await?;
+    state.writer.create(live.new_rows()).await.map_err(|e| ApiError::storage(&e))?;
     tracing::info!(game = %live.id, kind = %live.game, mode = %live.mode, "game created");
     let body = live.state(&player, &state.nicknames());
     state.insert(live);

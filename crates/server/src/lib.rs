@@ -99,7 +99,7 @@ impl Server {
         let public_url = config.public_url.as_deref().map(origin::PublicUrl::parse).transpose()?;
         let local = listener.local_addr().map_err(|e| ServerError::io("reading the bound address", e))?;
         let origins = origin::Origins::new(public_url, local.port());
-        let rooms = rooms::Registry::new(db.clone(), config.rooms.clone());
+        let rooms = rooms::Registry::new(config.rooms.clone());
         let state = app::AppState(Arc::new(app::App::new(
             db,
             key,
@@ -155,6 +155,7 @@ impl Server {
         });
         serve::serve(listener, router, state.limits.connections.clone(), state.shutdown.clone()).await;
         let _ = checkpointer.await;
+        state.writer.stop().await;
         state.db.close().await;
         tracing::info!("stopped");
         Ok(())

@@ -237,9 +237,12 @@ async fn slow_and_idle_sockets_are_closed_and_the_connection_limit_holds() {
 
 // ------------------------------------------------------------------------- 4. quotas
 
-fn players_stored(dir: &TempDir) -> i64 {
-    let conn = rusqlite::Connection::open(dir.0.join("madang.db")).unwrap();
-    conn.query_row("SELECT COUNT(*) FROM players", [], |row| row.get(0)).unwrap()
+async fn players_stored(dir: &TempDir) -> i64 {
+    let url = format!("sqlite://{}", dir.0.join("madang.db").display());
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let count = sqlx::query_scalar("SELECT COUNT(*) FROM players").fetch_one(&pool).await.unwrap();
+    pool.close().await;
+    count
 }
 
 /// Looking stores nobody; what one client creates is limited by the documented quotas: 30 new
@@ -254,17 +257,17 @@ async fn players_are_stored_only_when_needed_and_quotas_limit_one_client() {
         let bad = server.client().post_raw("/api/games", "{\"game\": ").await;
         assert_eq!(bad.0, 400);
     }
-    assert_eq!(players_stored(&dir), 0, "cookieless looks and malformed requests store no player");
+    assert_eq!(players_stored(&dir).await, 0, "cookieless looks and malformed requests store no player");
 
     // New guests from one address: 30 an hour.
     for i in 0..30 {
         let (status, body) = server.client().post("/api/games", json!({"game": "ur"})).await;
         assert_eq!(status, 201, "guest {i}: {body}");
     }
-    assert_eq!(players_stored(&dir), 30);
+    assert_eq!(players_stored(&dir).await, 30);
     let refused = server.client().post("/api/games", json!({"game": "ur"})).await;
     assert_refused(&refused, 429, "quota", "30 new players an hour per address");
-    assert_eq!(players_stored(&dir), 30);
+    assert_eq!(players_stored(&dir).await, 30);
 
     server.stop().await;
 
@@ -284,7 +287,7 @@ async fn players_are_stored_only_when_needed_and_quotas_limit_one_client() {
     }
     let refused = player.post("/api/rooms", json!({"game": "ur"})).await;
     assert_refused(&refused, 429, "quota", "30 rooms an hour per player");
-    assert_eq!(players_stored(&dir), 1);
+    assert_eq!(players_stored(&dir).await, 1);
     server.stop().await;
 }
 

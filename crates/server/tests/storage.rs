@@ -7,7 +7,7 @@
 mod common;
 
 use common::{Client, TempDir, TestServer, assert_refused, backends};
-use madang_server::db::{ActionRow, Db, GameRow, GameUpdate};
+use madang_server::db::{ActionRow, Commit, Db, GameRow, GameUpdate, NewGameRows, Writer};
 use madang_server::game::{ActionRequest, LiveGame, NewGame};
 use madang_server::{Synchronous, db};
 use serde_json::{Value, json};
@@ -143,7 +143,15 @@ async fn stats_count_finished_drawn_resigned_left_and_roll_limit_games() {
         let live = LiveGame::load(&stored, &actions).unwrap();
         assert!(live.core.ended());
         assert_eq!(live.outcome_for(&live.core, &player), Some("no_result"));
-        db.create_game(&live.row(), &live.participants(), &actions, &live.outcomes(&live.core)).await.unwrap();
+        let writer = Writer::start(db.clone());
+        let rows = NewGameRows {
+            game: live.row(),
+            participants: live.participants(),
+            actions: actions.clone(),
+            outcomes: live.outcomes(&live.core),
+        };
+        writer.create(rows).await.unwrap();
+        writer.stop().await;
         let state = client.state(&roll_limit_id).await;
         assert_eq!(state["result"]["no_result"], "roll limit");
         let (_, stats) = client.get("/api/stats").await;
@@ -179,6 +187,11 @@ fn game_row(id: &str, owner: &str) -> GameRow {
         updated: 1,
         finished: None,
     }
+}
+
+/// A new game `id` of `owner`, who holds its only seat, with no action yet.
+fn new_game(id: &str, owner: &str) -> NewGameRows {
+    NewGameRows { game: game_row(id, owner), participants: vec![owner.to_owned()], actions: vec![], outcomes: vec![] }
 }
 
 /// The game row's changing part at `version` (finished when `finished` is set).
@@ -219,15 +232,22 @@ async fn a_batch_is_stored_only_on_the_version_it_was_computed_from() {
         let player = db::PlayerRow { id: format!("{unique:032x}"), nickname: "t".into(), created: 1 };
         db.create_player(&player).await.unwrap();
         let id = format!("{unique:016x}");
-        let row = game_row(&id, &player.id);
-        db.create_game(&row, std::slice::from_ref(&player.id), &[], &[]).await.unwrap();
-        let update = |version: i64| update(version, None);
-        // 450 actions in one batch (several multi-row statements).
-        db.store_batch(&id, 0, &update(450), &batch(0, 450), &[]).await.unwrap();
+        let writer = Writer::start(db.clone());
+        writer.create(new_game(&id, &player.id)).await.unwrap();
+        let change = |from: i64, version: i64, actions: Vec<ActionRow>| Commit {
+            id: id.clone(),
+            from,
+            update: update(version, None),
+            actions,
+            outcomes: vec![],
+        };
+        // 450 actions in one change (several multi-row statements).
+        writer.store(change(0, 450, batch(0, 450))).await.unwrap();
         // A second writer computing from version 0 is refused and stores nothing.
-        assert!(db.store_batch(&id, 0, &update(451), &batch(450, 1), &[]).await.is_err());
-        // A batch that collides with stored actions is refused whole, the version kept.
-        assert!(db.store_batch(&id, 450, &update(452), &batch(449, 3), &[]).await.is_err());
+        let stale = writer.store(change(0, 451, batch(450, 1))).await;
+        assert!(stale.as_ref().is_err_and(|e| e.to_string().contains("expected version")), "{stale:?}");
+        // A change that collides with stored actions is refused whole, the version kept.
+        assert!(writer.store(change(450, 452, batch(449, 3))).await.is_err());
         let (game, actions) = db.load_game(&id).await.unwrap().unwrap();
         assert_eq!((game.version, game.chance_pos, game.bot_pos.as_str(), actions.len()), (450, 7, "[1,2]", 450));
         assert_eq!(actions[449].action, "a449");
@@ -236,16 +256,16 @@ async fn a_batch_is_stored_only_on_the_version_it_was_computed_from() {
         let history = db.history(&player.id, 10, 0).await.unwrap();
         assert_eq!(history.len(), 1);
         assert_eq!(history[0].outcome, None);
+        writer.stop().await;
         db.close().await;
     }
 }
 
-/// The rooms' group-commit writer (`rooms/store.rs`: its own SQLite connection on a thread, or
-/// a task on PostgreSQL): changes sent together are stored together, and a stale or colliding
-/// change is refused alone, storing nothing of it, while the others are stored.
+/// The games' group-commit writer (`db/games.rs`): changes sent together are stored together,
+/// and a stale or colliding change is refused alone, storing nothing of it, while the others
+/// are stored.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_room_writer_refuses_only_the_stale_change_of_a_batch() {
-    use madang_server::rooms::store::{Commit, Writer};
+async fn the_writer_refuses_only_the_stale_change_of_a_batch() {
     for database in backends() {
         let dir = TempDir::new("writer");
         let db = Db::connect(&database_url(&dir, &database), Synchronous::Normal).await.unwrap();
@@ -253,10 +273,10 @@ async fn the_room_writer_refuses_only_the_stale_change_of_a_batch() {
         let player = db::PlayerRow { id: format!("{unique:032x}"), nickname: "t".into(), created: 1 };
         db.create_player(&player).await.unwrap();
         let ids: Vec<String> = (0..3).map(|i| format!("{:016x}", unique * 10 + i)).collect();
-        for id in &ids {
-            db.create_game(&game_row(id, &player.id), std::slice::from_ref(&player.id), &[], &[]).await.unwrap();
-        }
         let writer = Writer::start(db.clone());
+        for id in &ids {
+            writer.create(new_game(id, &player.id)).await.unwrap();
+        }
         let commit = |id: &str,
                       from: i64,
                       actions: Vec<ActionRow>,
@@ -271,9 +291,9 @@ async fn the_room_writer_refuses_only_the_stale_change_of_a_batch() {
             writer.store(commit(&ids[1], 5, batch(5, 1), None, vec![])),
             writer.store(commit(&ids[2], 0, batch(0, 1), Some(3), vec![(player.id.clone(), "won".into())])),
         );
-        assert_eq!(a, Ok(()));
-        assert!(b.as_ref().is_err_and(|e| e.contains("expected version")), "{b:?}");
-        assert_eq!(c, Ok(()));
+        assert!(a.is_ok(), "{a:?}");
+        assert!(b.as_ref().is_err_and(|e| e.to_string().contains("expected version")), "{b:?}");
+        assert!(c.is_ok(), "{c:?}");
         // An action index already stored: refused whole, the version kept.
         let d = writer.store(commit(&ids[0], 2, batch(1, 2), None, vec![])).await;
         assert!(d.is_err(), "{d:?}");
@@ -286,6 +306,7 @@ async fn the_room_writer_refuses_only_the_stale_change_of_a_batch() {
         let history = db.history(&player.id, 10, 0).await.unwrap();
         let outcome = history.iter().find(|h| h.game.id == ids[2]).map(|h| h.outcome.clone());
         assert_eq!(outcome, Some(Some("won".to_owned())));
+        writer.stop().await;
         db.close().await;
     }
 }

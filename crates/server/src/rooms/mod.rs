@@ -6,7 +6,7 @@
 //!   joins, connections, every client message. Every change appends events with the room's
 //!   next version; after each message the new events go to every connection in one `events`
 //!   message, serialised once.
-//! - A game change is stored (through the group-commit writer, [`store::Writer`]) before
+//! - A game change is stored (through the games' group-commit writer, [`crate::db::Writer`]) before
 //!   anyone hears of it. Room games are ordinary games with mode `room`: every seated player
 //!   is in `game_players` with their outcome.
 //! - A room's own state (seats, token hashes, host, status, games) is stored in `rooms.state`
@@ -15,7 +15,7 @@
 
 pub mod protocol;
 pub mod room;
-pub mod store;
+pub mod state;
 mod ws;
 
 use std::collections::HashMap;
@@ -35,7 +35,6 @@ pub use ws::upgrade;
 
 use crate::app::{AppState, now_ms};
 use crate::body::JsonBody;
-use crate::db::Db;
 use crate::error::ApiError;
 use crate::identity::{ClientAddress, PlayerId, check_nickname};
 use room::{Msg, Room, Setup, Shared};
@@ -130,20 +129,17 @@ pub struct Registry {
     rooms: Mutex<HashMap<String, Entry>>,
     /// Limits and timings.
     pub config: RoomConfig,
-    /// The group-commit writer of room games.
-    pub writer: store::Writer,
     connections: AtomicU64,
     /// Held while a stored room is rebuilt (one rebuild per code at a time).
     loading: tokio::sync::Mutex<()>,
 }
 
 impl Registry {
-    /// A registry (starts the storage writer: call inside the runtime).
-    pub fn new(db: Db, config: RoomConfig) -> Registry {
+    /// A registry.
+    pub fn new(config: RoomConfig) -> Registry {
         Registry {
             rooms: Mutex::new(HashMap::new()),
             config,
-            writer: store::Writer::start(db),
             connections: AtomicU64::new(0),
             loading: tokio::sync::Mutex::new(()),
         }
@@ -184,7 +180,7 @@ impl Registry {
         if let Some(found) = live(&self.lock()) {
             return Ok(found);
         }
-        let Some(row) = store::load_room(&state.db, &code).await? else { return Err(unknown()) };
+        let Some(row) = crate::db::rooms::load_room(&state.db, &code).await? else { return Err(unknown()) };
         let room = Room::restore(state.clone(), self.config.clone(), code.clone(), row).await?;
         tracing::info!(room = %code, "room rebuilt from storage");
         Ok(self.spawn(code, room))
@@ -201,7 +197,7 @@ impl Registry {
     /// Rebuilds the stored public rooms in their lobby, so that `GET /api/rooms` lists them
     /// after a restart (the others are rebuilt on first use of their code).
     pub async fn restore_public(&self, state: &AppState) {
-        let codes = match store::public_lobbies(&state.db).await {
+        let codes = match crate::db::rooms::public_lobbies(&state.db).await {
             Ok(codes) => codes,
             Err(error) => {
                 tracing::error!(%error, "reading the stored public rooms failed");
@@ -395,18 +391,17 @@ pub(crate) async fn create(
     for attempt in 0.. {
         let taken = rooms.lock().contains_key(&code);
         if !taken {
-            let stored = store::insert_room(
-                &state.db,
-                &code,
-                &player,
-                &body.game,
-                &rules_text,
-                body.players.map(|p| p as i64),
-                body.public,
-                body.turn_seconds.map(|t| t as i64),
+            let room = crate::db::rooms::NewRoom {
+                code: &code,
+                host: &player,
+                game: &body.game,
+                rules: &rules_text,
+                players: body.players.map(|p| p as i64),
+                public: body.public,
+                turn_seconds: body.turn_seconds.map(|t| t as i64),
                 created,
-            )
-            .await;
+            };
+            let stored = crate::db::rooms::insert_room(&state.db, &room).await;
             match stored {
                 Ok(()) => break,
                 Err(error) if attempt >= 5 => return Err(ApiError::from(error)),

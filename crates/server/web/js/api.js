@@ -57,21 +57,22 @@ export async function api(method, path, body) {
 }
 
 /**
- * The live connection of one game (docs/api.md, "WebSocket"). `onMessage` receives every server
- * message (`state`, `events`, `error`, `pong`); the socket reconnects by itself after a drop,
- * resuming from the last version `version()` reports.
+ * A WebSocket of the API that reconnects by itself after a drop (after 0.5, 1, 2 … 16 s) and
+ * opens every connection with the message `hello()` gives at that moment (so a resumed
+ * connection asks for what it missed). `onMessage` receives every server message, parsed;
+ * `onStatus(true | false)` says when the socket is up or down.
  */
-export class GameSocket {
+export class Socket {
   /**
-   * @param {string} gameId
+   * @param {string} path starting with `/api/`
+   * @param {() => any} hello the first message of each connection
    * @param {(message: any) => void} onMessage
-   * @param {() => number | null} version the last version the page has applied
    * @param {(up: boolean) => void} [onStatus]
    */
-  constructor(gameId, onMessage, version, onStatus) {
-    this.gameId = gameId;
+  constructor(path, hello, onMessage, onStatus) {
+    this.path = path;
+    this.hello = hello;
     this.onMessage = onMessage;
-    this.version = version;
     this.onStatus = onStatus ?? (() => {});
     /** @type {WebSocket | null} */
     this.ws = null;
@@ -84,11 +85,11 @@ export class GameSocket {
 
   connect() {
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${scheme}//${location.host}/api/games/${this.gameId}/ws`);
+    const ws = new WebSocket(`${scheme}//${location.host}${this.path}`);
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
-      ws.send(JSON.stringify({ type: 'hello', version: this.version() }));
+      ws.send(JSON.stringify(this.hello()));
       this.onStatus(true);
       for (const text of this.outbox.splice(0)) ws.send(text);
     };
@@ -102,6 +103,7 @@ export class GameSocket {
       this.onMessage(message);
     };
     ws.onclose = () => {
+      if (this.ws !== ws) return;
       this.onStatus(false);
       if (this.closed) return;
       this.retry = Math.min(this.retry + 1, 6);
@@ -109,15 +111,55 @@ export class GameSocket {
     };
   }
 
-  /** @param {any} message */
+  /** Whether the socket is open now. */
+  get up() {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /**
+   * Sends `message` now, or when the socket is up again.
+   * @param {any} message
+   */
   send(message) {
     const text = JSON.stringify(message);
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+    if (this.up) this.ws?.send(text);
     else this.outbox.push(text);
+  }
+
+  /**
+   * Sends `message` only if the socket is up now; false otherwise (the caller tells the player).
+   * @param {any} message
+   */
+  sendNow(message) {
+    if (!this.up) return false;
+    this.ws?.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Drops the connection and opens a new one (to catch up after a gap). */
+  reconnect() {
+    this.ws?.close();
   }
 
   close() {
     this.closed = true;
     this.ws?.close();
+  }
+}
+
+/**
+ * The live connection of one game (docs/api.md, "WebSocket"): a [`Socket`] whose `hello` resumes
+ * from the last version `version()` reports. `onMessage` receives every server message
+ * (`state`, `events`, `error`, `pong`).
+ */
+export class GameSocket extends Socket {
+  /**
+   * @param {string} gameId
+   * @param {(message: any) => void} onMessage
+   * @param {() => number | null} version the last version the page has applied
+   * @param {(up: boolean) => void} [onStatus]
+   */
+  constructor(gameId, onMessage, version, onStatus) {
+    super(`/api/games/${gameId}/ws`, () => ({ type: 'hello', version: version() }), onMessage, onStatus);
   }
 }

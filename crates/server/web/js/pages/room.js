@@ -1,38 +1,19 @@
-// One online room (docs/api.md, "Rooms"): joining, the lobby (seats, teams, ready, the host's
-// computer seats and start), live play over the room's WebSocket with presence, draw offers,
-// resign, rematch, chat, and spectators.
+// One online room's page (docs/api.md, "Rooms"): joining, the lobby (seats, teams, ready, the
+// host's computer seats and start), live play with presence, draw offers, resign, rematch, chat,
+// and spectators. The room's state is a `RoomState` (`room/state.js`), its socket protocol a
+// `RoomProtocol` (`room/protocol.js`); this file only draws and asks.
 
 import { GAMES, autoRolls, entry, levelsFor, me, pace } from '../app.js';
 import { ApiError, api } from '../api.js';
 import { h, replace, sleep, toast } from '../dom.js';
 import { errorText, t } from '../i18n.js';
+import { RoomProtocol } from '../room/protocol.js';
+import { RoomState } from '../room/state.js';
 import { confirmButton, resultText } from './play.js';
 
+export { heldSeat, holdSeat } from '../room/state.js';
+
 /** @typedef {import('../app.js').ActionEntry} ActionEntry */
-
-/**
- * The seat and token this browser holds in room `code` (kept so a reload or a later visit
- * takes the seat back).
- * @param {string} code
- * @returns {{seat: string, token: string} | null}
- */
-export function heldSeat(code) {
-  try {
-    const held = JSON.parse(localStorage.getItem(`madang.room.${code}`) ?? 'null');
-    return held && typeof held.token === 'string' ? held : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * @param {string} code
- * @param {{seat: string, token: string} | null} held
- */
-export function holdSeat(code, held) {
-  if (held) localStorage.setItem(`madang.room.${code}`, JSON.stringify(held));
-  else localStorage.removeItem(`madang.room.${code}`);
-}
 
 /**
  * @param {HTMLElement} view
@@ -40,31 +21,18 @@ export function holdSeat(code, held) {
  */
 export async function roomPage(view, rawCode) {
   const code = rawCode.toUpperCase();
-  /** @type {any} */
-  let room = (await api('GET', `/api/rooms/${code}`)).room;
+  const state = new RoomState(code, (await api('GET', `/api/rooms/${code}`)).room);
   const link = `${location.origin}${location.pathname}#/room/${code}`;
-  const module = GAMES[room.game];
-  const geometry = room.state ? await api('GET', `/api/games/${room.games[room.games.length - 1]}/board`) : null;
-  /** @type {any} */
-  let board = geometry;
+  const module = GAMES[state.room.game];
+  /** @type {any} the current game's board data */
+  let board = state.room.state ? await api('GET', `/api/games/${state.gameId()}/board`) : null;
   const speed = pace();
-  let held = heldSeat(code);
-  let version = -1;
   let busy = false;
   /** @type {ActionEntry | null} */
   let lastEntry = null;
-  /** @type {WebSocket | null} */
-  let ws = null;
-  let closed = false;
-  let retry = 0;
-  /** The tokens of this socket's `hello`s not yet welcomed, oldest first (each gets one welcome).
-   * @type {(string | undefined)[]} */
-  let hellos = [];
-  /** @type {Promise<void>} */
-  let queue = Promise.resolve();
-  view.className = `room play game-${room.game}`;
+  view.className = `room play game-${state.room.game}`;
 
-  const title = h('h1', {}, t(`game.${room.game}.name`), ' ', h('code', { class: 'room-code', text: code }));
+  const title = h('h1', {}, t(`game.${state.room.game}.name`), ' ', h('code', { class: 'room-code', text: code }));
   const turn = h('p', { class: 'turn', id: 'turn', 'aria-live': 'polite' });
   const connection = h('p', { class: 'connection', hidden: true, role: 'status', text: t('play.reconnecting') });
   const lobby = h('section', { class: 'panel lobby', id: 'lobby' });
@@ -103,39 +71,27 @@ export async function roomPage(view, rawCode) {
 
   /** @param {Record<string, any>} message a command; the seat's token is added */
   function command(message) {
-    if (!held) return;
+    if (!state.held) return;
     // Never dropped silently: while the socket reconnects the player is told to try again.
-    if (!ws || ws.readyState !== WebSocket.OPEN) {
-      toast(t('play.reconnecting'), 'error');
-      return;
-    }
-    send({ ...message, token: held.token });
-  }
-
-  /** @param {any} message */
-  function send(message) {
-    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+    if (!protocol.command(message)) toast(t('play.reconnecting'), 'error');
   }
 
   /** @param {string | null} seat */
   function seatLabel(seat) {
     if (!seat) return t('play.chance');
-    const s = room.seats.find((/** @type {any} */ x) => x.name === seat);
+    const s = state.seat(seat);
     const name = module.seatName(seat);
     return s?.nickname ? `${name} (${s.nickname})` : name;
   }
 
-  function mySeat() {
-    return held?.seat ?? null;
-  }
-
   // --- the lobby -------------------------------------------------------------------------
   function drawLobby() {
-    const mine = mySeat();
-    const isHost = mine !== null && room.host === mine;
-    const me_ = room.seats.find((/** @type {any} */ s) => s.name === mine);
-    const everyoneReady = room.seats.every((/** @type {any} */ s) => s.kind !== 'human' || s.name === room.host || s.ready);
-    const open = room.seats.filter((/** @type {any} */ s) => s.kind === 'open').length;
+    const room = state.room;
+    const mine = state.mySeat();
+    const isHost = state.isHost();
+    const me_ = state.seat(mine);
+    const everyoneReady = state.everyoneReady();
+    const open = state.openSeats().length;
     replace(
       lobby,
       h('h2', { text: t('room.lobby') }),
@@ -228,6 +184,7 @@ export async function roomPage(view, rawCode) {
 
   /** @param {any} s a snapshot seat */
   function seatState(s) {
+    const room = state.room;
     if (s.kind === 'open') return t('room.seat_open');
     if (s.kind === 'cpu') return t('play.cpu', { level: t(`level.${s.level}`) });
     const parts = [s.nickname ?? ''];
@@ -245,10 +202,11 @@ export async function roomPage(view, rawCode) {
 
   /** @param {string} action */
   function play(action) {
-    if (busy || !room.state || room.state.status !== 'ongoing') return;
+    const game = state.room.state;
+    if (busy || !game || game.status !== 'ongoing') return;
     busy = true;
-    drawBoard(room.state, []);
-    command({ type: 'move', action, version: room.state.version });
+    drawBoard(game, []);
+    command({ type: 'move', action, version: game.version });
   }
 
   /**
@@ -260,32 +218,33 @@ export async function roomPage(view, rawCode) {
     module.render(boardBox, {
       view: v,
       geometry: board,
-      rules: room.rules,
+      rules: state.room.rules,
       moves,
       onMove: play,
-      seats: room.seats.map((/** @type {any} */ s) => s.name),
+      seats: state.room.seats.map((/** @type {any} */ s) => s.name),
       last: lastEntry,
       pace: speed,
     });
   }
 
   function drawGame() {
-    const state = room.state;
-    const mine = mySeat();
-    const myTurn = state && state.status === 'ongoing' && state.to_act === mine && room.status === 'playing';
-    drawBoard(state, myTurn && !busy ? state.moves : []);
+    const room = state.room;
+    const game = room.state;
+    const mine = state.mySeat();
+    const myTurn = game && game.status === 'ongoing' && game.to_act === mine && room.status === 'playing';
+    drawBoard(game, myTurn && !busy ? game.moves : []);
     // The person's own roll, made at once with the automatic setting (once per version).
-    const roll = myTurn && state.to_move === 'chance' ? state.moves.find((/** @type {any} */ m) => m.action === state.awaiting) : null;
-    if (roll && !busy && autoRolls() && autoAt !== state.version) {
-      autoAt = state.version;
-      const at = state.version;
+    const roll = myTurn && game.to_move === 'chance' ? game.moves.find((/** @type {any} */ m) => m.action === game.awaiting) : null;
+    if (roll && !busy && autoRolls() && autoAt !== game.version) {
+      autoAt = game.version;
+      const at = game.version;
       window.setTimeout(() => {
-        if (room.state?.version === at) play(roll.action);
+        if (state.room.state?.version === at) play(roll.action);
       }, Math.min(speed, 300));
     }
-    if (room.status === 'playing' && state) {
-      const who = state.to_act;
-      const s = room.seats.find((/** @type {any} */ x) => x.name === who);
+    if (room.status === 'playing' && game) {
+      const who = game.to_act;
+      const s = state.seat(who);
       turn.textContent = who === mine ? t('play.your_turn') : who ? t('room.turn_of', { seat: seatLabel(who) }) + (s && !s.connected && s.kind === 'human' ? ` · ${t('room.away')}` : '') : '';
     } else if (room.status === 'finished') {
       turn.textContent = t('play.over');
@@ -297,7 +256,7 @@ export async function roomPage(view, rawCode) {
       room.seats.map((/** @type {any} */ s) =>
         h(
           'li',
-          { class: ['seat', `seat-${s.name}`, state && s.name === state.to_act && state.status === 'ongoing' && 'to-move', !s.connected && s.kind === 'human' && 'away'], dataset: { seat: s.name } },
+          { class: ['seat', `seat-${s.name}`, game && s.name === game.to_act && game.status === 'ongoing' && 'to-move', !s.connected && s.kind === 'human' && 'away'], dataset: { seat: s.name } },
           h('span', { class: 'seat-swatch', 'aria-hidden': 'true' }),
           h('span', { class: 'seat-name', text: module.seatName(s.name) }),
           h('span', { class: 'seat-who', text: s.name === mine ? `${t('play.you')} · ${seatState(s)}` : seatState(s) }),
@@ -326,16 +285,17 @@ export async function roomPage(view, rawCode) {
   }
 
   async function drawResult() {
+    const room = state.room;
     if (room.status !== 'finished' || !room.state) {
       resultBox.hidden = true;
       return;
     }
-    const state = { ...room.state, id: room.games[room.games.length - 1] };
-    const mine = mySeat();
-    const me_ = room.seats.find((/** @type {any} */ s) => s.name === mine);
-    const result = state.result ?? {};
+    const game = { ...room.state, id: state.gameId() };
+    const mine = state.mySeat();
+    const me_ = state.seat(mine);
+    const result = game.result ?? {};
     const side = me_?.side;
-    let headline = resultText(module, state);
+    let headline = resultText(module, game);
     if (side !== undefined && !result.draw) {
       const winner = result.winner ?? result.ranking?.[0];
       if (winner !== undefined) headline = winner === side || winner === mine ? t('result.you_won') : t('result.you_lost');
@@ -343,8 +303,8 @@ export async function roomPage(view, rawCode) {
     replace(
       resultBox,
       h('h2', { text: headline }),
-      resultText(module, state) === headline ? null : h('p', { class: 'result-line', text: resultText(module, state) }),
-      module.resultDetails(state, board),
+      resultText(module, game) === headline ? null : h('p', { class: 'result-line', text: resultText(module, game) }),
+      module.resultDetails(game, board),
       h(
         'div',
         { class: 'actions' },
@@ -352,7 +312,7 @@ export async function roomPage(view, rawCode) {
           ? h('button', { type: 'button', class: 'primary', id: 'rematch', disabled: Boolean(me_?.rematch), text: me_?.rematch ? t('room.rematch_asked') : t('room.rematch'), on: { click: () => command({ type: 'rematch' }) } })
           : null,
         mine !== null ? h('button', { type: 'button', id: 'leave-room', text: t('room.leave'), on: { click: () => command({ type: 'leave' }) } }) : null,
-        h('a', { class: 'button', href: `#/replay/${state.id}`, text: t('result.replay') }),
+        h('a', { class: 'button', href: `#/replay/${game.id}`, text: t('result.replay') }),
         h('a', { class: 'button', href: '#/', text: t('nav.home') }),
       ),
     );
@@ -360,9 +320,10 @@ export async function roomPage(view, rawCode) {
   }
 
   function render() {
+    const room = state.room;
     lobby.hidden = room.status !== 'lobby';
     game.hidden = room.status === 'lobby';
-    view.dataset.version = String(version);
+    view.dataset.version = String(state.version);
     view.dataset.status = room.status;
     if (room.status === 'lobby') drawLobby();
     drawGame();
@@ -391,117 +352,64 @@ export async function roomPage(view, rawCode) {
     log.scrollTop = log.scrollHeight;
   }
 
-  /** @param {any} message */
-  async function handle(message) {
-    if (message.type === 'welcome') {
-      const token = hellos.shift();
-      if (message.seat === null && held && token === held.token) {
-        // The token is no longer a seat here (the seat was left): watch instead. (A welcome
-        // to a hello sent before this page took a seat says nothing about the seat.)
-        holdSeat(code, null);
-        held = null;
+  /**
+   * Shows new room events one by one (a game's actions animated through its steps), before the
+   * state takes the message's snapshot.
+   * @param {any[]} events
+   */
+  async function showEvents(events) {
+    for (const e of events) {
+      logEvent(e);
+      if (e.type === 'started') {
+        log.replaceChildren();
+        board = null;
       }
-      return;
-    }
-    if (message.type === 'snapshot') {
-      room = message.room;
-      version = room.version;
-      busy = false;
-      await ensureBoard();
-      render();
-      return;
-    }
-    if (message.type === 'events') {
-      // A gap: reconnect and catch up. An overlap is normal: the catch-up answering a
-      // `hello` may repeat events broadcast while the hello was on its way.
-      if (version >= 0 && message.from > version) {
-        ws?.close();
-        return;
-      }
-      if (version >= 0 && message.to <= version) return;
-      for (const e of message.events) {
-        if (version >= 0 && e.version <= version) continue;
-        logEvent(e);
-        if (e.type === 'started') {
-          log.replaceChildren();
-          board = null;
+      if (e.type === 'action') {
+        lastEntry = { ...e, version: e.game_version };
+        if (speed > 0 && state.room.status === 'playing' && board) {
+          const step = await api('GET', `/api/games/${state.gameId()}/steps/${e.index + 1}`);
+          drawBoard(step, []);
+          turn.textContent = e.seat ? t('room.turn_of', { seat: seatLabel(e.seat) }) : turn.textContent;
+          await sleep(e.by === 'chance' ? speed : e.by === 'human' ? speed / 2 : speed * 1.5);
         }
-        if (e.type === 'action') {
-          lastEntry = { ...e, version: e.game_version };
-          if (speed > 0 && room.status === 'playing' && board) {
-            const gameId = room.games[room.games.length - 1];
-            const step = await api('GET', `/api/games/${gameId}/steps/${e.index + 1}`);
-            drawBoard(step, []);
-            turn.textContent = e.seat ? t('room.turn_of', { seat: seatLabel(e.seat) }) : turn.textContent;
-            await sleep(e.by === 'chance' ? speed : e.by === 'human' ? speed / 2 : speed * 1.5);
-          }
-        }
-        if (e.type === 'closed') closed = true;
       }
-      room = message.room;
-      version = message.to;
-      busy = false;
-      await ensureBoard();
-      render();
-      send({ type: 'ack', version });
-      return;
     }
-    if (message.type === 'error') {
+  }
+
+  /** After a snapshot or events: the board of the current game, then everything drawn. */
+  async function redraw() {
+    busy = false;
+    if (!board && state.gameId()) board = await api('GET', `/api/games/${state.gameId()}/board`);
+    render();
+  }
+
+  const protocol = new RoomProtocol(state, {
+    onSnapshot: redraw,
+    onEvents: showEvents,
+    onApplied: redraw,
+    onError: (message) => {
       busy = false;
       toast(errorText(message), 'error');
       render();
-    }
-  }
-
-  async function ensureBoard() {
-    if (!board && room.games.length > 0) board = await api('GET', `/api/games/${room.games[room.games.length - 1]}/board`);
-  }
-
-  function connect() {
-    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const socket = new WebSocket(`${scheme}//${location.host}/api/rooms/${code}/ws`);
-    ws = socket;
-    socket.onopen = () => {
-      retry = 0;
-      connection.hidden = true;
-      hellos = [held?.token];
-      socket.send(JSON.stringify({ type: 'hello', token: held?.token, version: version >= 0 ? version : undefined }));
-    };
-    socket.onmessage = (event) => {
-      let message;
-      try {
-        message = JSON.parse(String(event.data));
-      } catch {
-        return;
-      }
-      queue = queue.then(() => handle(message)).catch((e) => toast(errorText(e), 'error'));
-    };
-    socket.onclose = () => {
-      if (closed) return;
-      connection.hidden = false;
-      retry = Math.min(retry + 1, 6);
-      setTimeout(() => !closed && connect(), 250 * 2 ** retry);
-    };
-  }
+    },
+    onStatus: (up) => {
+      connection.hidden = up;
+    },
+  });
 
   /** @param {string | undefined} seat */
   async function join(seat) {
     try {
       const answer = await api('POST', `/api/rooms/${code}/join`, { nickname: me.nickname, seat });
-      held = { seat: answer.seat, token: answer.token };
-      holdSeat(code, held);
-      if (ws && ws.readyState === WebSocket.OPEN) {
-        hellos.push(held.token);
-        ws.send(JSON.stringify({ type: 'hello', token: held.token, version: version >= 0 ? version : undefined }));
-      }
+      state.took({ seat: answer.seat, token: answer.token });
+      protocol.rebind();
     } catch (e) {
       toast(errorText(e), 'error');
-      if (e instanceof ApiError && e.code === 'already_seated') holdSeat(code, null);
+      if (e instanceof ApiError && e.code === 'already_seated') state.forget();
     }
   }
 
   render();
-  connect();
   // A countdown for the turn timer.
   const timer = setInterval(() => {
     const el = /** @type {HTMLElement | null} */ (view.querySelector('#deadline'));
@@ -510,8 +418,7 @@ export async function roomPage(view, rawCode) {
     el.textContent = t('room.time_left', { s: left });
   }, 500);
   return () => {
-    closed = true;
     clearInterval(timer);
-    ws?.close();
+    protocol.close();
   };
 }

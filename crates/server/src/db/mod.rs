@@ -1,0 +1,350 @@
+//! Storage on SQLite or PostgreSQL, through sqlx's own driver for each (no other SQLite
+//! driver): the connection pool, migrations (`sqlx::migrate!` over `migrations/sqlite` and
+//! `migrations/postgres`, applied on start), SQLite's WAL upkeep, and the players. The SQL of
+//! games and their actions is in [`games`] (one module for games against the computer, on one
+//! screen and in rooms), the rooms' own rows in [`rooms`].
+//!
+//! Every statement is written once for both databases: both accept `$1, $2, …` placeholders,
+//! and [`on_pool!`] runs the same code on whichever pool is open. Values are the types both
+//! share: `BIGINT` (`i64`) and `TEXT` (`String`, JSON documents included).
+
+pub mod games;
+pub mod rooms;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+
+use crate::error::ServerError;
+
+pub use games::{ActionRow, Commit, GameRow, GameUpdate, HistoryRow, NewGameRows, Writer};
+
+/// The SQLite durability setting (`PRAGMA synchronous`); PostgreSQL has its own
+/// (`synchronous_commit`, on by default).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Synchronous {
+    /// WAL with `synchronous = NORMAL` (default): a commit survives a crash of the server
+    /// process (SIGKILL included); the last commits may be lost on power loss or an OS crash.
+    #[default]
+    Normal,
+    /// WAL with `synchronous = FULL`: every commit is fsynced, so it also survives power loss,
+    /// at the cost of one fsync per command.
+    Full,
+}
+
+impl FromStr for Synchronous {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text {
+            "normal" => Ok(Synchronous::Normal),
+            "full" => Ok(Synchronous::Full),
+            other => Err(format!("expected `normal` or `full`, got {other:?}")),
+        }
+    }
+}
+
+/// Which database the URL names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// `sqlite://…`
+    Sqlite,
+    /// `postgres://…` or `postgresql://…`
+    Postgres,
+}
+
+/// A player row.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct PlayerRow {
+    /// Random 128-bit id, 32 hex digits.
+    pub id: String,
+    /// Display name.
+    pub nickname: String,
+    /// Creation time (ms since the epoch).
+    pub created: i64,
+}
+
+/// The open pool, one per backend.
+#[derive(Clone, Debug)]
+pub(crate) enum Pool {
+    /// SQLite.
+    Sqlite(SqlitePool),
+    /// PostgreSQL.
+    Postgres(PgPool),
+}
+
+/// Runs `$body` with `$pool` bound to the open pool (`SqlitePool` or `PgPool`): the same
+/// statements for both, type-checked for each.
+macro_rules! on_pool {
+    ($db:expr, $pool:ident => $body:expr) => {
+        match &$db.pool {
+            $crate::db::Pool::Sqlite($pool) => $body,
+            $crate::db::Pool::Postgres($pool) => $body,
+        }
+    };
+}
+pub(crate) use on_pool;
+
+/// The database.
+#[derive(Clone, Debug)]
+pub struct Db {
+    pub(crate) pool: Pool,
+    /// SQLite: one writer at a time inside this process ([`Db::write_turn`]).
+    write_turn: std::sync::Arc<tokio::sync::Mutex<()>>,
+    /// SQLite: the WAL's size above which a writer first runs a truncating checkpoint.
+    wal_max_bytes: u64,
+    /// SQLite: the WAL file (`<database>-wal`).
+    wal_file: Option<std::path::PathBuf>,
+}
+
+/// How long the first connection to PostgreSQL may take.
+const FIRST_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How often SQLite's WAL is checkpointed in the background.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
+
+/// `url` without its password (`postgres://user@host:port/db`), for messages; a URL that does
+/// not parse is not repeated at all (it may hold a password).
+fn without_password(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) => {
+            let _ = parsed.set_password(None);
+            parsed.to_string()
+        }
+        Err(_) => "named by --database".to_owned(),
+    }
+}
+
+/// Connects to PostgreSQL once, with a short timeout, and reports why it failed: the pool
+/// retries a refused connection until its acquire timeout and then says only "pool timed out".
+async fn connect_once(url: &str) -> Result<(), ServerError> {
+    use sqlx::Connection;
+    let shown = without_password(url);
+    match tokio::time::timeout(FIRST_CONNECT_TIMEOUT, sqlx::PgConnection::connect(url)).await {
+        Ok(Ok(connection)) => {
+            let _ = connection.close().await;
+            Ok(())
+        }
+        Ok(Err(error)) => Err(ServerError::Config(format!("cannot connect to the database {shown}: {error}"))),
+        Err(_) => Err(ServerError::Config(format!(
+            "cannot connect to the database {shown}: no answer within {} s",
+            FIRST_CONNECT_TIMEOUT.as_secs()
+        ))),
+    }
+}
+
+impl Db {
+    /// Opens the database named by `url` (`sqlite://PATH` or `postgres://…`) and applies the
+    /// migrations. A SQLite file is created if missing and put in WAL mode.
+    ///
+    /// # Errors
+    /// A bad URL, an unreachable server, or a failed migration.
+    pub async fn connect(url: &str, synchronous: Synchronous) -> Result<Db, ServerError> {
+        let acquire = Duration::from_secs(10);
+        let (pool, wal_file) = if url.starts_with("sqlite:") {
+            let options = sqlite_options(url)?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(match synchronous {
+                    Synchronous::Normal => SqliteSynchronous::Normal,
+                    Synchronous::Full => SqliteSynchronous::Full,
+                })
+                // Checkpoints run in the background (`Db::checkpoint`), not inside a command's
+                // commit, where their fsyncs would stall the answer.
+                .pragma("wal_autocheckpoint", "0");
+            let mut wal = options.get_filename().as_os_str().to_owned();
+            wal.push("-wal");
+            // Five connections: the games' writer keeps one (`games::Writer`), readers share
+            // the others.
+            let pool =
+                SqlitePoolOptions::new().acquire_timeout(acquire).max_connections(5).connect_with(options).await?;
+            (Pool::Sqlite(pool), Some(std::path::PathBuf::from(wal)))
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            connect_once(url).await?;
+            let pool = PgPoolOptions::new().acquire_timeout(acquire).max_connections(16).connect(url).await?;
+            (Pool::Postgres(pool), None)
+        } else {
+            return Err(ServerError::Config(format!("--database must be sqlite://PATH or postgres://…, got {url:?}")));
+        };
+        let db = Db { pool, write_turn: std::sync::Arc::default(), wal_max_bytes: u64::MAX, wal_file };
+        match &db.pool {
+            Pool::Sqlite(pool) => sqlx::migrate!("migrations/sqlite").run(pool).await?,
+            Pool::Postgres(pool) => sqlx::migrate!("migrations/postgres").run(pool).await?,
+        }
+        Ok(db)
+    }
+
+    /// SQLite: keeps the WAL file under about `bytes` ([`Db::wal_over_limit`]).
+    pub fn set_wal_max_bytes(&mut self, bytes: u64) {
+        self.wal_max_bytes = bytes;
+    }
+
+    /// Which backend this is.
+    pub fn backend(&self) -> Backend {
+        match self.pool {
+            Pool::Sqlite(_) => Backend::Sqlite,
+            Pool::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// SQLite: waits for this process's turn to write, first come first served; `None` on
+    /// PostgreSQL, which runs writers side by side. Every write transaction holds the turn:
+    /// two SQLite connections that want to write at once would otherwise meet SQLite's busy
+    /// handler, which sleeps (up to 100 ms a try) instead of queueing, and under load a
+    /// writer that commits back to back starves the others for seconds.
+    ///
+    /// When the WAL is over its limit ([`Db::wal_over_limit`]), the turn first runs a truncating
+    /// checkpoint: no other writer of ours can be writing, so it copies the rest of the WAL and
+    /// empties the file.
+    pub(crate) async fn write_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        match &self.pool {
+            Pool::Sqlite(pool) => {
+                let turn = self.write_turn.lock().await;
+                if self.wal_over_limit() {
+                    truncate_wal(pool).await;
+                }
+                Some(turn)
+            }
+            Pool::Postgres(_) => None,
+        }
+    }
+
+    /// Closes the pool, waiting for connections to finish (SQLite: after a last checkpoint).
+    pub async fn close(&self) {
+        match &self.pool {
+            Pool::Sqlite(pool) => {
+                if let Err(error) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(pool).await {
+                    tracing::warn!(%error, "final WAL checkpoint failed");
+                }
+                pool.close().await;
+            }
+            Pool::Postgres(pool) => pool.close().await,
+        }
+    }
+
+    /// SQLite: copies the WAL into the database file (a passive checkpoint: writers go on),
+    /// every `CHECKPOINT_EVERY` until `stop` turns true. Commands never checkpoint themselves,
+    /// except to keep the WAL bounded ([`Db::write_turn`]).
+    pub async fn checkpoint(&self, mut stop: tokio::sync::watch::Receiver<bool>) {
+        let Pool::Sqlite(pool) = &self.pool else { return };
+        let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {
+                    if let Err(error) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(pool).await {
+                        tracing::warn!(%error, "WAL checkpoint failed");
+                    }
+                }
+                _ = stop.changed() => break,
+            }
+        }
+    }
+
+    /// SQLite: whether the WAL file has grown over its limit (`Limits::wal_max_bytes`). Under
+    /// a steady load a passive checkpoint never catches up with the writers, so SQLite never
+    /// starts the WAL over and the file grows without bound; the writer whose turn finds it
+    /// over the limit runs a truncating checkpoint first ([`Db::write_turn`]).
+    pub(crate) fn wal_over_limit(&self) -> bool {
+        self.wal_max_bytes != u64::MAX
+            && self
+                .wal_file
+                .as_ref()
+                .is_some_and(|wal| std::fs::metadata(wal).is_ok_and(|m| m.len() > self.wal_max_bytes))
+    }
+
+    /// Creates a player (nothing when one with this id exists already).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn create_player(&self, player: &PlayerRow) -> Result<(), sqlx::Error> {
+        let _turn = self.write_turn().await;
+        on_pool!(self, pool => {
+            sqlx::query("INSERT INTO players (id, nickname, created) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING")
+                .bind(&player.id)
+                .bind(&player.nickname)
+                .bind(player.created)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// The player with this id.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn player(&self, id: &str) -> Result<Option<PlayerRow>, sqlx::Error> {
+        on_pool!(self, pool => {
+            sqlx::query_as("SELECT id, nickname, created FROM players WHERE id = $1").bind(id).fetch_optional(pool).await
+        })
+    }
+
+    /// Nicknames of these players (missing ids are left out).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn nicknames(&self, ids: &[String]) -> Result<Vec<(String, String)>, sqlx::Error> {
+        let mut out = Vec::new();
+        for id in ids {
+            if let Some(player) = self.player(id).await? {
+                out.push((player.id, player.nickname));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Changes a player's nickname.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn set_nickname(&self, id: &str, nickname: &str) -> Result<(), sqlx::Error> {
+        let _turn = self.write_turn().await;
+        on_pool!(self, pool => {
+            sqlx::query("UPDATE players SET nickname = $1 WHERE id = $2").bind(nickname).bind(id).execute(pool).await?;
+        });
+        Ok(())
+    }
+}
+
+/// A truncating checkpoint, tried again while it cannot finish: while the background passive
+/// checkpoint runs (only one checkpoint runs at a time) or a reader still reads the WAL's end,
+/// SQLite answers busy. The writer waits for it (at most about 0.2 s, then writes anyway and
+/// the next writer tries again), so the WAL stays near its limit however busy the machine is.
+async fn truncate_wal(pool: &SqlitePool) {
+    for _ in 0..100 {
+        match sqlx::query_as::<_, (i64, i64, i64)>("PRAGMA wal_checkpoint(TRUNCATE)").fetch_one(pool).await {
+            Ok((0, _, _)) => return,
+            Ok(_) => {}
+            Err(error) if error.to_string().contains("locked") || error.to_string().contains("busy") => {}
+            Err(error) => {
+                tracing::warn!(%error, "truncating WAL checkpoint failed");
+                return;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    tracing::warn!("truncating WAL checkpoint still busy after 100 tries");
+}
+
+/// The connect options of a `sqlite:` URL (`sqlite://PATH?options` or `sqlite:PATH`), as sqlx
+/// reads it (percent-decoding included).
+///
+/// # Errors
+/// No path, or an in-memory database: the server's connections (readers and the games' writer)
+/// must all open the same file.
+fn sqlite_options(url: &str) -> Result<SqliteConnectOptions, ServerError> {
+    let options = SqliteConnectOptions::from_str(url).map_err(|e| ServerError::Config(e.to_string()))?;
+    let path = options.get_filename();
+    if path.as_os_str().is_empty()
+        || path.to_string_lossy().starts_with("file:sqlx-in-memory")
+        || url.contains("mode=memory")
+    {
+        return Err(ServerError::Config(format!(
+            "--database {url:?}: give SQLite a file (an in-memory database is not shared between the server's connections)"
+        )));
+    }
+    Ok(options)
+}

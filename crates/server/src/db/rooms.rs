@@ -1,0 +1,174 @@
+//! The rooms' own rows: `rooms` (a room's settings, its state document, status and how often
+//! it was rebuilt) and `room_games` (which games were played in it). The games themselves are
+//! stored as any game ([`super::games`]).
+
+use super::{Db, on_pool};
+
+/// A new room's row.
+#[derive(Clone, Debug)]
+pub struct NewRoom<'a> {
+    /// Room code.
+    pub code: &'a str,
+    /// The host's player id.
+    pub host: &'a str,
+    /// Game name.
+    pub game: &'a str,
+    /// Rules (JSON text).
+    pub rules: &'a str,
+    /// Record's `players`.
+    pub players: Option<i64>,
+    /// Listed publicly.
+    pub public: bool,
+    /// Turn timer, seconds.
+    pub turn_seconds: Option<i64>,
+    /// Creation time (ms since the epoch).
+    pub created: i64,
+}
+
+/// A stored room, as [`load_room`] reads it.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct RoomRow {
+    /// Game name.
+    pub game: String,
+    /// Rules (JSON text).
+    pub rules: String,
+    /// Record's `players`.
+    pub players: Option<i64>,
+    /// Listed publicly (stored as 0 or 1).
+    #[sqlx(try_from = "i64")]
+    pub public: Flag,
+    /// Turn timer.
+    pub turn_seconds: Option<i64>,
+    /// Creation time.
+    pub created: i64,
+    /// The room's state document (`room::Saved`, JSON).
+    pub state: String,
+    /// Times the room has been rebuilt, this one included (its versions start at
+    /// `generation << 32`).
+    pub generation: i64,
+}
+
+/// A yes/no column stored as the integer 0 or 1 (the type both databases share).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flag(pub bool);
+
+impl From<i64> for Flag {
+    fn from(value: i64) -> Flag {
+        Flag(value != 0)
+    }
+}
+
+/// Records a new room (`rooms` table).
+///
+/// # Errors
+/// A database error.
+pub async fn insert_room(db: &Db, room: &NewRoom<'_>) -> Result<(), sqlx::Error> {
+    let _turn = db.write_turn().await;
+    on_pool!(db, pool => {
+        sqlx::query(
+            "INSERT INTO rooms (code, host, game, rules, players, public, turn_seconds, created) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(room.code)
+        .bind(room.host)
+        .bind(room.game)
+        .bind(room.rules)
+        .bind(room.players)
+        .bind(i64::from(room.public))
+        .bind(room.turn_seconds)
+        .bind(room.created)
+        .execute(pool)
+        .await?;
+    });
+    Ok(())
+}
+
+/// Records that the room's `idx`-th game (0-based) is `game_id`.
+///
+/// # Errors
+/// A database error.
+pub async fn insert_room_game(db: &Db, code: &str, idx: i64, game_id: &str) -> Result<(), sqlx::Error> {
+    let _turn = db.write_turn().await;
+    on_pool!(db, pool => {
+        sqlx::query("INSERT INTO room_games (code, idx, game_id) VALUES ($1, $2, $3)")
+            .bind(code)
+            .bind(idx)
+            .bind(game_id)
+            .execute(pool)
+            .await?;
+    });
+    Ok(())
+}
+
+/// Writes a room's state document (before anyone hears of the change).
+///
+/// # Errors
+/// A database error.
+pub async fn save_room(db: &Db, code: &str, state: &str, status: &str, now: i64) -> Result<(), sqlx::Error> {
+    let _turn = db.write_turn().await;
+    on_pool!(db, pool => {
+        sqlx::query("UPDATE rooms SET state = $1, status = $2, updated = $3 WHERE code = $4")
+            .bind(state)
+            .bind(status)
+            .bind(now)
+            .bind(code)
+            .execute(pool)
+            .await?;
+    });
+    Ok(())
+}
+
+/// Marks a room closed for good: it is not rebuilt any more.
+///
+/// # Errors
+/// A database error.
+pub async fn close_room(db: &Db, code: &str, now: i64) -> Result<(), sqlx::Error> {
+    let _turn = db.write_turn().await;
+    on_pool!(db, pool => {
+        sqlx::query("UPDATE rooms SET closed = $1, status = 'closed', updated = $1 WHERE code = $2")
+            .bind(now)
+            .bind(code)
+            .execute(pool)
+            .await?;
+    });
+    Ok(())
+}
+
+/// An open stored room with a state, to rebuild; counts the rebuild (`generation` + 1, in the
+/// answer too). `None` for an unknown, closed or pre-0003 room.
+///
+/// # Errors
+/// A database error.
+pub async fn load_room(db: &Db, code: &str) -> Result<Option<RoomRow>, sqlx::Error> {
+    let found: Option<RoomRow> = on_pool!(db, pool => {
+        sqlx::query_as(
+            "SELECT game, rules, players, public, turn_seconds, created, state, generation FROM rooms \
+             WHERE code = $1 AND closed IS NULL AND state IS NOT NULL",
+        )
+        .bind(code)
+        .fetch_optional(pool)
+        .await?
+    });
+    let Some(mut row) = found else { return Ok(None) };
+    row.generation += 1;
+    let _turn = db.write_turn().await;
+    on_pool!(db, pool => {
+        sqlx::query("UPDATE rooms SET generation = $1 WHERE code = $2").bind(row.generation).bind(code).execute(pool).await?;
+    });
+    Ok(Some(row))
+}
+
+/// The codes of open public rooms in their lobby (rebuilt at start so that `GET /api/rooms`
+/// lists them).
+///
+/// # Errors
+/// A database error.
+pub async fn public_lobbies(db: &Db) -> Result<Vec<String>, sqlx::Error> {
+    on_pool!(db, pool => {
+        sqlx::query_scalar(
+            "SELECT code FROM rooms WHERE closed IS NULL AND state IS NOT NULL AND public = 1 AND status = 'lobby'",
+        )
+        .fetch_all(pool)
+        .await
+    })
+}

@@ -1,0 +1,127 @@
+// A room as this page knows it (docs/api.md, "Rooms"): the last snapshot, the version applied,
+// and the seat this browser holds. No DOM and no socket: the protocol (`room/protocol.js`)
+// feeds it the server's messages and the page (`pages/room.js`) draws it.
+
+/**
+ * The seat and token this browser holds in room `code` (kept so a reload or a later visit
+ * takes the seat back).
+ * @param {string} code
+ * @returns {{seat: string, token: string} | null}
+ */
+export function heldSeat(code) {
+  try {
+    const held = JSON.parse(localStorage.getItem(`madang.room.${code}`) ?? 'null');
+    return held && typeof held.token === 'string' ? held : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @param {string} code
+ * @param {{seat: string, token: string} | null} held
+ */
+export function holdSeat(code, held) {
+  if (held) localStorage.setItem(`madang.room.${code}`, JSON.stringify(held));
+  else localStorage.removeItem(`madang.room.${code}`);
+}
+
+export class RoomState {
+  /**
+   * @param {string} code
+   * @param {any} room the room's snapshot (`GET /api/rooms/{code}`)
+   */
+  constructor(code, room) {
+    this.code = code;
+    /** @type {any} */
+    this.room = room;
+    /** The last version applied; -1 before the first snapshot or events over the socket. */
+    this.version = -1;
+    /** @type {{seat: string, token: string} | null} */
+    this.held = heldSeat(code);
+    /** Set once the room has closed for good. */
+    this.closed = false;
+  }
+
+  /** This browser's seat, or null for a spectator. */
+  mySeat() {
+    return this.held?.seat ?? null;
+  }
+
+  /**
+   * The snapshot's seat named `name`.
+   * @param {string | null} name
+   * @returns {any}
+   */
+  seat(name) {
+    return this.room.seats.find((/** @type {any} */ s) => s.name === name);
+  }
+
+  /** Whether this browser holds the host's seat. */
+  isHost() {
+    const mine = this.mySeat();
+    return mine !== null && this.room.host === mine;
+  }
+
+  /** The open seats. */
+  openSeats() {
+    return this.room.seats.filter((/** @type {any} */ s) => s.kind === 'open');
+  }
+
+  /** Whether every person but the host is ready. */
+  everyoneReady() {
+    return this.room.seats.every((/** @type {any} */ s) => s.kind !== 'human' || s.name === this.room.host || s.ready);
+  }
+
+  /** The id of the room's current (last) game, or null before the first. */
+  gameId() {
+    return this.room.games.length > 0 ? this.room.games[this.room.games.length - 1] : null;
+  }
+
+  /**
+   * A seat taken by joining.
+   * @param {{seat: string, token: string}} held
+   */
+  took(held) {
+    this.held = held;
+    holdSeat(this.code, held);
+  }
+
+  /** The held seat is gone (left, or no longer this token's). */
+  forget() {
+    this.held = null;
+    holdSeat(this.code, null);
+  }
+
+  /**
+   * A `snapshot` message.
+   * @param {any} room
+   */
+  snapshot(room) {
+    this.room = room;
+    this.version = room.version;
+  }
+
+  /**
+   * Which events of an `events` message are new: `null` when the message leaves a gap after the
+   * version applied (reconnect and catch up); an overlap is normal (the catch-up answering a
+   * `hello` may repeat events broadcast while the hello was on its way) and is dropped.
+   * @param {{from: number, to: number, events: any[]}} message
+   * @returns {any[] | null}
+   */
+  fresh(message) {
+    if (this.version >= 0 && message.from > this.version) return null;
+    if (this.version >= 0 && message.to <= this.version) return [];
+    return message.events.filter((e) => this.version < 0 || e.version > this.version);
+  }
+
+  /**
+   * Applies an `events` message once its new events are shown: the room becomes its snapshot.
+   * @param {{to: number, room: any, events: any[]}} message
+   */
+  apply(message) {
+    if (message.events.some((e) => e.type === 'closed')) this.closed = true;
+    this.room = message.room;
+    this.version = message.to;
+  }
+}
