@@ -1,4 +1,4 @@
-// Korean particles after inserted values (crates/server/web/js/korean.js): the pair member is
+// Korean particles after inserted values (crates/web/static/js/korean.js): the pair member is
 // chosen by the last sound, as a Korean reader says it — a syllable's final consonant, a number
 // by its Sino-Korean reading, a Latin letter by its Korean name. Expected values are the
 // standard forms (표준 국어 문법: 받침 뒤 '은/이/을/과/으로', 모음과 ㄹ 뒤 '로'). No browser.
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { ROOT } from '../lib.mjs';
 
-const { particle } = await import(path.join(ROOT, 'crates', 'server', 'web', 'js', 'korean.js'));
+const { particle } = await import(path.join(ROOT, 'crates', 'web', 'static', 'js', 'korean.js'));
 
 test('words with and without a final consonant', () => {
   // 모 (no 받침), 걸 (ㄹ), 윷 (ㅊ), 빽도 (no 받침), 말 (ㄹ), 칸 (ㄴ).

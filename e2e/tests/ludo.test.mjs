@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DESKTOP, PHONE, boxOf, gameState, newPage, openSetup, playToEnd, ready, screenshot, seed, statsRows, suite, throwIfAsked } from '../lib.mjs';
-import messages from '../../crates/server/web/js/messages/ludo.js';
+import messages from '../../crates/web/static/js/messages/ludo.js';
 
 const env = suite();
 

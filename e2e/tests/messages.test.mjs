@@ -1,4 +1,4 @@
-// The message catalogues (crates/server/web/js/messages): both languages have every key with the
+// The message catalogues (crates/web/static/js/messages): both languages have every key with the
 // same placeholders, and every error code the API documents (docs/api.md) has a text for people
 // in both, so a refusal is never shown in the server's English on a Korean page. No browser.
 
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { ROOT, madang } from '../lib.mjs';
 
-const WEB = path.join(ROOT, 'crates', 'server', 'web', 'js', 'messages');
+const WEB = path.join(ROOT, 'crates', 'web', 'static', 'js', 'messages');
 const PARTS = ['app', 'ur', 'yut', 'ludo', 'dice-poker'];
 
 /** Every catalogue part, as its module exports it. */
@@ -58,7 +58,7 @@ test('Korean texts choose their particles: no placeholder pairs such as (으)로
   for (const [name, part] of await catalogues()) {
     for (const [key, text] of Object.entries(part.ko)) assert.doesNotMatch(text, pairs, `messages/${name}.js ${key}: ${text}`);
   }
-  const js = path.join(ROOT, 'crates', 'server', 'web', 'js');
+  const js = path.join(ROOT, 'crates', 'web', 'static', 'js');
   for (const file of readdirSync(js, { recursive: true }).filter((f) => String(f).endsWith('.js') && !String(f).endsWith('korean.js'))) {
     readFileSync(path.join(js, String(file)), 'utf8')
       .split('\n')
@@ -89,7 +89,7 @@ test('every event kind of every game has a text in both languages, and no text n
 });
 
 test('the client reads no engine text: no regular expression in the game modules, notation only in js/notation.js', () => {
-  const js = path.join(ROOT, 'crates', 'server', 'web', 'js');
+  const js = path.join(ROOT, 'crates', 'web', 'static', 'js');
   // Where a regular expression is at home: routes, room codes, the `?pace` number, Korean
   // sounds, the message placeholders, and the record notation — none of them engine text.
   const allowed = new Set(['main.js', 'notation.js', 'korean.js', 'i18n.js', 'app.js', path.join('pages', 'rooms.js'), path.join('pages', 'stats.js')]);

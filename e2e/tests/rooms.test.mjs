@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DESKTOP, PHONE, newPage, screenshot, statsRows, suite } from '../lib.mjs';
-import messages from '../../crates/server/web/js/messages/app.js';
+import messages from '../../crates/web/static/js/messages/app.js';
 
 const env = suite();
 

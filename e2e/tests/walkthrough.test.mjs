@@ -8,9 +8,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DESKTOP, PHONE, boxOf, clickMove, gameState, newPage, openSetup, playToEnd, ready, screenshot, seed, suite, throwIfAsked } from '../lib.mjs';
-import app from '../../crates/server/web/js/messages/app.js';
-import ludo from '../../crates/server/web/js/messages/ludo.js';
-import yut from '../../crates/server/web/js/messages/yut.js';
+import app from '../../crates/web/static/js/messages/app.js';
+import ludo from '../../crates/web/static/js/messages/ludo.js';
+import yut from '../../crates/web/static/js/messages/yut.js';
 
 const env = suite();
 

@@ -68,6 +68,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         public_url: args.public_url,
         rooms: madang_server::rooms::RoomConfig::default(),
         limits: madang_server::Limits::default(),
+        files: Some(files),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     runtime.block_on(async {
@@ -77,4 +78,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         server.run(madang_server::shutdown_signal()).await?;
         anyhow::Ok(())
     })
+}
+
+/// The browser client's files (`madang-web`), as the server serves them.
+fn files(path: &str) -> Option<madang_server::web::StaticFile> {
+    madang_web::get(path).map(|f| madang_server::web::StaticFile { data: f.data, mime: f.mime, etag: f.etag })
 }

@@ -180,6 +180,8 @@ fn main() {
                         quotas: madang_server::Quotas::off(),
                         ..madang_server::Limits::default()
                     },
+                    // The API alone: the load sends no page requests.
+                    files: None,
                 };
                 let server = Server::bind(config).await.unwrap();
                 let addr = server.local_addr().unwrap();

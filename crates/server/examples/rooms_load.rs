@@ -75,6 +75,8 @@ fn serve() {
                 ..madang_server::rooms::RoomConfig::default()
             },
             limits: madang_server::Limits { quotas: madang_server::Quotas::off(), ..madang_server::Limits::default() },
+            // The API alone: the load sends no page requests.
+            files: None,
         };
         let server = madang_server::Server::bind(config).await.unwrap();
         println!("ADDR {}", server.local_addr().unwrap());

@@ -97,6 +97,8 @@ pub struct App {
     pub limits: crate::limits::Limits,
     /// The quotas' counters.
     pub quotas: crate::limits::QuotaState,
+    /// The browser client's files.
+    pub files: Option<crate::web::Files>,
 }
 
 /// The axum state: a cheap handle on [`App`].
@@ -121,21 +123,22 @@ impl App {
     pub fn new(
         db: Db,
         key: Key,
-        allow_fixed_seed: bool,
         shutdown: watch::Receiver<bool>,
         rooms: crate::rooms::Registry,
         origins: crate::origin::Origins,
-        limits: crate::limits::Limits,
+        config: &crate::Config,
     ) -> App {
+        let limits = config.limits.clone();
         App {
             rooms,
             origins,
             quotas: crate::limits::QuotaState::new(&limits.quotas),
             limits,
+            files: config.files,
             writer: crate::db::Writer::start(db.clone()),
             db,
             key,
-            allow_fixed_seed,
+            allow_fixed_seed: config.allow_fixed_seed,
             games: Mutex::new(HashMap::new()),
             nicknames: RwLock::new(HashMap::new()),
             shutdown,

@@ -25,7 +25,7 @@ pub mod rooms;
 pub mod serve;
 pub mod solved;
 pub mod stats;
-mod web;
+pub mod web;
 mod ws;
 
 use std::future::Future;
@@ -59,6 +59,9 @@ pub struct Config {
     pub rooms: rooms::RoomConfig,
     /// Timeouts, connection limit, quotas, eviction of idle games, WAL size.
     pub limits: Limits,
+    /// The browser client's files, served at `/` (`madang serve` hands over `madang-web`'s);
+    /// `None` serves the API alone.
+    pub files: Option<web::Files>,
 }
 
 /// A bound server, ready to run.
@@ -100,15 +103,7 @@ impl Server {
         let local = listener.local_addr().map_err(|e| ServerError::io("reading the bound address", e))?;
         let origins = origin::Origins::new(public_url, local.port());
         let rooms = rooms::Registry::new(config.rooms.clone());
-        let state = app::AppState(Arc::new(app::App::new(
-            db,
-            key,
-            config.allow_fixed_seed,
-            receiver,
-            rooms,
-            origins,
-            config.limits.clone(),
-        )));
+        let state = app::AppState(Arc::new(app::App::new(db, key, receiver, rooms, origins, &config)));
         Ok(Server { listener, state, shutdown })
     }
 

@@ -45,6 +45,24 @@ async fn the_client_is_served_at_the_root() {
         assert!(content_type.starts_with(mime), "{path}: {content_type}");
         assert!(response.headers().contains_key("etag"), "{path}");
     }
+    // A file the browser holds already is not sent again: its ETag in `If-None-Match` is
+    // answered 304 with no body (the ETag repeated); another tag gets the file.
+    let first = get("/js/app.js").await.unwrap();
+    let etag = first.headers()["etag"].to_str().unwrap().to_owned();
+    let body = first.bytes().await.unwrap();
+    assert!(!body.is_empty());
+    let again = http.get(format!("{}/js/app.js", server.base)).header("if-none-match", &etag).send().await.unwrap();
+    assert_eq!(again.status(), 304);
+    assert_eq!(again.headers()["etag"].to_str().unwrap(), etag);
+    assert!(again.bytes().await.unwrap().is_empty());
+    let other =
+        http.get(format!("{}/js/app.js", server.base)).header("if-none-match", "\"0000\"").send().await.unwrap();
+    assert_eq!(other.status(), 200);
+    assert_eq!(other.bytes().await.unwrap(), body);
+    // The page's ETag is its own.
+    let page = http.get(&server.base).header("if-none-match", &etag).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+
     // The API's 404 stays JSON, and a POST to a file is not served.
     let mut client = server.client();
     assert_refused(&client.get("/js/nothing.js").await, 404, "not_found", "/js/nothing.js");

@@ -30,6 +30,7 @@ fn config(dir: &TempDir, limits: Limits) -> Config {
         public_url: None,
         rooms: RoomConfig::default(),
         limits,
+        files: Some(common::files),
     }
 }
 

@@ -54,7 +54,7 @@ fn no_server_source_names_a_game() {
 
 #[test]
 fn no_shared_client_file_names_a_game() {
-    let js = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/js");
+    let js = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/static/js");
     let mut files = Vec::new();
     sources(&js, "js", &mut files);
     // Each game's own modules may name it: its board (`games/`) and its messages.

@@ -81,6 +81,7 @@ impl TestServer {
             public_url: None,
             rooms,
             limits,
+            files: Some(files),
         })
         .await
     }
@@ -259,4 +260,9 @@ pub fn check_record(record: &Value, state: &Value) {
     } else {
         assert!(record.get("seed").is_none(), "the seed must stay secret during play");
     }
+}
+
+/// The browser client's files (`madang-web`), as `madang serve` hands them to the server.
+pub fn files(path: &str) -> Option<madang_server::web::StaticFile> {
+    madang_web::get(path).map(|f| madang_server::web::StaticFile { data: f.data, mime: f.mime, etag: f.etag })
 }
