@@ -125,6 +125,44 @@ test('when the computer goes first, its first moves are shown one by one, not fo
   await context.close();
 });
 
+test('Yut: when the computer wins the turn-order ceremony, its first turn is shown one by one', async () => {
+  // Seeds 000 and 001: the ceremony decides the order; a computer that goes first plays its
+  // turn after the person's ceremony throw, and the page draws each of its throws and moves.
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE });
+  const steps = [];
+  page.on('request', (r) => {
+    const m = /\/steps\/(\d+)$/.exec(r.url());
+    if (m) steps.push(Number(m[1]));
+  });
+  let found = null;
+  for (let n = 0; n < 40 && !found; n++) {
+    await page.goto(`${env.server.url}?pace=40&seed=${seed(500 + n)}#/setup/yut`);
+    await page.locator('#start').click();
+    await page.locator('#board .roll-button').waitFor();
+    const id = (await gameState(page)).id;
+    const actions = async () => (await page.evaluate(async (g) => (await fetch(`/api/games/${g}/record`)).json(), id)).actions;
+    // The person throws in the ceremony (again after a tie) until they must decide or throw
+    // in a turn.
+    let tapped = 0;
+    while ((await page.locator('#board .roll-button').count()) > 0 && !(await actions()).some((a) => a.startsWith('slot'))) {
+      tapped = (await gameState(page)).version;
+      steps.length = 0;
+      await throwIfAsked(page);
+    }
+    const played = await actions();
+    // The person has made no decision yet: an entry or a move is the computer's turn.
+    if (played.some((a) => a.startsWith('enter') || a.startsWith('move'))) found = { id, tapped, played };
+  }
+  assert.ok(found, 'a seed where the computer goes first');
+  const state = await gameState(page);
+  assert.equal(state.to_act, 'A', 'then it is the person’s throw');
+  // Every entry after the person's last ceremony throw was drawn as its own step.
+  for (let v = found.tapped + 2; v <= state.version; v++) assert.ok(steps.includes(v), `step ${v} shown: ${steps}`);
+  assert.equal(await page.locator('#log li').count(), state.version);
+  check();
+  await context.close();
+});
+
 test('Ludo: while the computers play, the header names them, never the person’s colour', async () => {
   const { page, check, context } = await newPage(env.browser, { viewport: PHONE });
   await page.addInitScript(() => {

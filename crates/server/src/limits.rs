@@ -218,6 +218,25 @@ mod tests {
     }
 
     #[test]
+    fn one_address_is_held_to_its_games_and_rooms_whatever_its_players() {
+        // docs/server.md, "Limits": 300 games and 60 rooms an hour per address, whichever of
+        // its players (each up to 120 games and 30 rooms) makes them.
+        let quotas = QuotaState::new(&Quotas::default());
+        for i in 0..300 {
+            quotas.new_game(&format!("p{}", i / 100), "a").expect("within the address's share");
+        }
+        let error = quotas.new_game("p9", "a").expect_err("the 301st game from the address");
+        assert_eq!((error.status.as_u16(), error.code), (429, "quota"));
+        assert!(error.message.contains("at most 300 games an hour per address"), "{}", error.message);
+        quotas.new_game("p9", "b").expect("another address");
+        for i in 0..60 {
+            quotas.new_room(&format!("p{}", i / 30), "a").expect("within the address's share");
+        }
+        let error = quotas.new_room("p9", "a").expect_err("the 61st room from the address");
+        assert!(error.message.contains("at most 60 rooms an hour per address"), "{}", error.message);
+    }
+
+    #[test]
     fn addresses_are_counted_by_ip_and_ipv6_by_its_64() {
         let v4: SocketAddr = "192.0.2.7:5000".parse().expect("v4");
         assert_eq!(address_key(Some(v4)), "192.0.2.7");
