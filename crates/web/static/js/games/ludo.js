@@ -161,6 +161,8 @@ function pct(squares, grid) {
  * @param {string[]} seats
  */
 function rollerOf(view, seats) {
+  // A roll waiting for its seat's tap is that seat's, whoever rolled last.
+  if (view.to_move === 'chance' && seats.includes(String(view.to_act))) return String(view.to_act);
   const rolls = eventsOf(view.events, 'roll');
   if (rolls.length) return String(rolls[rolls.length - 1].seat);
   return seats.includes(String(view.to_move)) ? String(view.to_move) : '0';

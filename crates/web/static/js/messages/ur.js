@@ -81,7 +81,7 @@ export default {
     'ur.in_hand': '{seat}: 들어갈 말 {n}개',
     'ur.borne_off': '{seat}: 말 {total}개 중 {n}개 빼냄',
     'ur.rolled': '{n} 나옴',
-    'ur.roll_button': '막대 던지기',
+    'ur.roll_button': '주사위 굴리기',
     'ur.dice_label': '주사위 합 {n}',
     'ur.pick_piece': '빛나는 말이나 칸을 누르세요',
     'ur.move.enter': '말 하나를 {to}번 칸에 들이기',
