@@ -99,6 +99,16 @@ test('an Ur room: create, join by link, ready, play, resign; both stats count it
   room = await roomOf(host.page, code);
   assert.equal(room.status, 'finished');
   assert.deepEqual(room.state.end, { reason: 'resign', by: 'dark' });
+  // The room's game is reviewed like any other: each player's results screen tells their own
+  // side's luck against skill and links to the review page.
+  const gameId = room.games[room.games.length - 1];
+  for (const [p, side] of [[host.page, 'light'], [guest.page, 'dark']]) {
+    const sentence = p.locator('#review-result .review-sentence');
+    await sentence.waitFor({ timeout: 60000 });
+    assert.equal(await sentence.getAttribute('data-side'), side);
+    assert.match(await sentence.locator('.review-words').textContent(), /^The dice (gave you \+\d+ points|cost you \d+ points|neither helped nor hurt you); your moves cost/);
+    assert.equal(await p.locator('#review-link').getAttribute('href'), `#/review/${gameId}`);
+  }
   await screenshot(host.page, 'room-result-desktop');
 
   // Both players' stats count the room game.

@@ -328,6 +328,10 @@ impl Bot<DicePoker> for Adaptive {
 }
 
 impl Roster for DicePoker {
+    fn rollout_bot() -> &'static str {
+        "greedy"
+    }
+
     fn bot_names() -> &'static [&'static str] {
         &["random", "greedy", "expectimax:D", "adaptive:N", "easy", "normal", "hard"]
     }

@@ -86,6 +86,13 @@ pub trait Roster: Game {
     /// [`BotError`] for an unknown name or a bad parameter.
     fn bot(&self, name: &str) -> Result<Box<dyn Bot<Self>>, BotError>;
 
+    /// The bot that plays every seat in the playouts that estimate winning chances
+    /// (`madang-analysis`): fast, and as close to good play as speed allows. `random` unless
+    /// the game names a better one.
+    fn rollout_bot() -> &'static str {
+        "random"
+    }
+
     /// The difficulty levels a set-up offers, weakest first: `easy`, `normal`, `hard`, and
     /// where this process can play perfectly under the default rules (Ur with its solved table
     /// installed), `perfect`.

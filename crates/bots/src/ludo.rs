@@ -205,6 +205,10 @@ impl Bot<Ludo> for Advance {
 }
 
 impl Roster for Ludo {
+    fn rollout_bot() -> &'static str {
+        "normal"
+    }
+
     fn bot_names() -> &'static [&'static str] {
         &["random", "easy", "normal", "hard", "advance"]
     }

@@ -118,6 +118,10 @@ impl Bot<Ur> for Perfect {
 }
 
 impl Roster for Ur {
+    fn rollout_bot() -> &'static str {
+        "greedy"
+    }
+
     fn bot_names() -> &'static [&'static str] {
         &["random", "greedy", "expectimax:D", "easy", "normal", "hard", "perfect"]
     }

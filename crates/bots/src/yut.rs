@@ -215,6 +215,10 @@ fn forward_station(station: u8, route: Option<u8>, trail: &[u8], steps: u8) -> O
 }
 
 impl Roster for Yut {
+    fn rollout_bot() -> &'static str {
+        "heuristic"
+    }
+
     fn bot_names() -> &'static [&'static str] {
         &["random", "heuristic", "expectimax:D", "easy", "normal", "hard"]
     }

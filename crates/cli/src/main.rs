@@ -6,6 +6,7 @@
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod review;
 mod serve;
 mod sim;
 mod solve;
@@ -41,6 +42,9 @@ enum Command {
         /// The record file, or `-` for standard input.
         file: PathBuf,
     },
+    /// Review a game record: each decision's winning chances, loss and grade, the luck of each
+    /// roll or throw, accuracy, luck against skill (exact with a solved Ur table, else estimated).
+    Review(review::ReviewArgs),
     /// Check every chance outcome of a record against its revealed `seed`.
     Verify {
         /// The record file, or `-` for standard input.
@@ -110,6 +114,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             Ok(())
         }
         Command::Sim(args) => sim::run(args),
+        Command::Review(args) => review::run(args),
         Command::Serve(args) => serve::run(args).map_err(Failure::from),
         Command::Ur { command } => solve::run(command),
         Command::Verify { file } => {

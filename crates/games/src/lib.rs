@@ -13,12 +13,11 @@ mod describe;
 #[cfg(feature = "fixture")]
 pub mod fixture;
 mod record;
-mod review;
 mod view;
 
 pub use describe::{Describe, Ending, GameInfo, PlayMode, Players};
+pub use madang_analysis::{Grade, MoveReview, Precision, Review};
 pub use record::{End, EndReason, Record, RecordError};
-pub use review::{Grade, MoveReview, review};
 pub use view::{ChanceOption, View};
 
 /// An event as `madang replay`, the server and its clients show it: the game's typed event
@@ -84,7 +83,7 @@ impl serde::Serialize for Event {
 use madang_bots::{BotError, Roster};
 use madang_core::{Game, Outcome, Turn};
 use madang_seed::{CHANCE, Seed, Stream, draw_weighted};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// The names of the games this build knows, as written in records.
 #[cfg(not(feature = "fixture"))]
@@ -145,9 +144,18 @@ pub trait Match: Send + Sync {
     /// The first seat's winning chance at the current position under perfect play, where the
     /// game has a solved table for its rules loaded (Ur); `None` otherwise.
     fn win_chance(&self) -> Option<f64>;
-    /// Every decision so far valued with the perfect player's winning chances ([`review`]), or
-    /// `None` without a solved table for the rules.
-    fn review(&self) -> Option<Vec<MoveReview>>;
+    /// Whether this game's winning chances are exact here (a solved table is loaded for its
+    /// rules: Ur) rather than estimated.
+    fn exact_chances(&self) -> bool;
+    /// The game so far reviewed (`madang_analysis::review`): exact with a solved table, else
+    /// estimated to `precision`; `progress(done, total)` after each action. `None` when the
+    /// history does not replay (it always does for a match).
+    fn review(&self, precision: Precision, progress: &mut dyn FnMut(usize, usize)) -> Option<Review>;
+    /// The events the best move of each decision of `review` that gave something away would
+    /// have caused (the history up to it, then the best move instead of the one played), by
+    /// the decision's index in the history: what a page puts in words. Decisions whose best
+    /// move does not apply are left out (never expected).
+    fn best_move_events(&self, review: &Review) -> Vec<(usize, Vec<Event>)>;
 }
 
 /// The concrete [`Match`] for one game type.
@@ -240,8 +248,40 @@ impl<G: Roster> Match for GameMatch<G> {
         self.game.win_chance(&self.state)
     }
 
-    fn review(&self) -> Option<Vec<MoveReview>> {
-        review::review(&self.game, &self.history)
+    fn exact_chances(&self) -> bool {
+        madang_analysis::Exact::available(&self.game)
+    }
+
+    fn best_move_events(&self, review: &Review) -> Vec<(usize, Vec<Event>)> {
+        let mut wanted = review.moves.iter().filter(|m| m.loss > 0.0 && m.best != m.action).peekable();
+        let mut state = self.game.initial_state();
+        let mut found = Vec::new();
+        let mut events = Vec::new();
+        for (index, action) in self.history.iter().enumerate() {
+            while let Some(m) = wanted.next_if(|m| m.index <= index) {
+                if m.index != index {
+                    continue;
+                }
+                let (Ok(best), mut other) = (m.best.parse::<G::Action>(), state.clone()) else { continue };
+                events.clear();
+                if self.game.apply(&mut other, best, &mut events).is_ok() {
+                    found.push((index, events.iter().map(Event::of).collect()));
+                }
+            }
+            if self.game.apply_quiet(&mut state, *action).is_err() {
+                break;
+            }
+        }
+        found
+    }
+
+    fn review(&self, precision: Precision, progress: &mut dyn FnMut(usize, usize)) -> Option<Review> {
+        if self.exact_chances() {
+            madang_analysis::review(&self.game, &self.history, &madang_analysis::Exact, precision, progress)
+        } else {
+            let playouts = madang_analysis::Playouts::new::<G>();
+            madang_analysis::review(&self.game, &self.history, &playouts, precision, progress)
+        }
     }
 }
 
@@ -396,6 +436,25 @@ pub fn play_record(record: &Record) -> Result<(Box<dyn Match>, Vec<Event>), Reco
         events.extend(game.apply(text)?);
     }
     Ok((game, events))
+}
+
+/// A review as the web API (`GET /api/games/{id}/review`, `POST /api/review`) and `madang
+/// review --json` give it (docs/api.md, "Review"): `{"status": "done", "id", "game", "rules",
+/// "version", "review", "best_moves"}`, where `best_moves` has, for each decision that gave
+/// something away with another best move, `{"index", "seat", "action", "events"}`: the best
+/// move in notation and the events it would have caused, so a page puts it in words as it does
+/// the moves played.
+pub fn review_document(game: &dyn Match, rules: &Value, id: Option<&str>, version: u64, review: &Review) -> Value {
+    let best_moves: Vec<Value> = game
+        .best_move_events(review)
+        .into_iter()
+        .filter_map(|(index, events)| {
+            let m = review.moves.iter().find(|m| m.index == index)?;
+            Some(json!({"index": index, "seat": m.seat, "action": m.best, "events": events}))
+        })
+        .collect();
+    json!({"status": "done", "id": id, "game": game.game(), "rules": rules, "version": version, "review": review,
+           "best_moves": best_moves})
 }
 
 /// What `madang replay` prints for `record`.

@@ -99,6 +99,8 @@ pub struct App {
     pub quotas: crate::limits::QuotaState,
     /// The browser client's files.
     pub files: Option<crate::web::Files>,
+    /// Game reviews running, and records' finished ones.
+    pub reviews: crate::review::Reviews,
 }
 
 /// The axum state: a cheap handle on [`App`].
@@ -135,6 +137,7 @@ impl App {
             quotas: crate::limits::QuotaState::new(&limits.quotas),
             limits,
             files: config.files,
+            reviews: crate::review::Reviews::default(),
             writer: crate::db::Writer::start(db.clone()),
             db,
             key,

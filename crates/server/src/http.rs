@@ -50,7 +50,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/leave", post(leave))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/steps/{n}", get(step))
-        .route("/api/games/{id}/review", get(crate::solved::review))
+        .route("/api/games/{id}/review", get(crate::review::game))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .route("/api/history", get(history))
         .route("/api/stats", get(player_stats))
@@ -66,8 +66,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rooms/{code}/ws", get(crate::rooms::upgrade))
         .merge(identified)
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT));
-    let records =
-        Router::new().route("/api/replay", post(replay_record)).layer(RequestBodyLimitLayer::new(RECORD_LIMIT));
+    let records = Router::new()
+        .route("/api/replay", post(replay_record))
+        .route("/api/review", post(crate::review::record))
+        .layer(RequestBodyLimitLayer::new(RECORD_LIMIT));
     Router::new()
         .merge(small)
         .merge(records)
@@ -119,7 +121,7 @@ async fn json_errors(request: Request, next: Next) -> Response {
     }
     let (code, message) = match status {
         StatusCode::PAYLOAD_TOO_LARGE => {
-            let limit = if path == "/api/replay" { RECORD_LIMIT } else { BODY_LIMIT };
+            let limit = if path == "/api/replay" || path == "/api/review" { RECORD_LIMIT } else { BODY_LIMIT };
             ("body_too_large", format!("the request body is over {} KiB", limit / 1024))
         }
         StatusCode::REQUEST_TIMEOUT => {
@@ -448,13 +450,18 @@ struct ReplayRequest {
 /// `POST /api/replay`: the replay view of a record the client holds (a loaded file) after its
 /// first `step` actions (default: all), with `step`, `steps`, `action`, `last_chance` and the
 /// `board` geometry of its rules. Stateless: nothing is stored.
-async fn replay_record(JsonBody(request): JsonBody<ReplayRequest>) -> Result<Json<Value>, ApiError> {
-    let bad = |e: madang_games::RecordError| match e {
+/// A record refused: `illegal_action` for an action that does not apply, else `bad_record`.
+pub(crate) fn record_error(e: madang_games::RecordError) -> ApiError {
+    match e {
         madang_games::RecordError::Action(a) => {
             ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "illegal_action", a.to_string())
         }
         other => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_record", other.to_string()),
-    };
+    }
+}
+
+async fn replay_record(JsonBody(request): JsonBody<ReplayRequest>) -> Result<Json<Value>, ApiError> {
+    let bad = record_error;
     if !request.record.is_object() {
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,

@@ -21,6 +21,7 @@ mod identity;
 pub mod limits;
 pub mod live;
 mod origin;
+mod review;
 pub mod rooms;
 pub mod serve;
 pub mod solved;

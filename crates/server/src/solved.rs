@@ -5,15 +5,10 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use axum::Json;
-use axum::extract::{Path as UrlPath, State};
-use axum::http::StatusCode;
-use madang_games::{Grade, MoveReview};
 use madang_ur::UrSettings;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::app::AppState;
-use crate::error::{ApiError, ServerError};
+use crate::error::ServerError;
 
 /// Loads every `*.table` in `<data_dir>/ur/` and installs it for the perfect player; returns the
 /// rules loaded. A file must be named after the rules it solves (`finkel.table`,
@@ -66,58 +61,4 @@ pub fn solved_rules() -> Vec<Value> {
 /// Whether the perfect player can play Ur under the default rules.
 pub fn default_rules_solved() -> bool {
     madang_bots::ur::table_for(&madang_ur::Preset::default().settings()).is_some()
-}
-
-fn summary(moves: &[MoveReview], seats: &[String]) -> Value {
-    let mut out = serde_json::Map::new();
-    for seat in seats {
-        let mine: Vec<&MoveReview> = moves.iter().filter(|m| &m.seat == seat).collect();
-        let count = |g: Grade| mine.iter().filter(|m| m.grade == g).count();
-        // `+ 0.0`: a float sum of nothing is -0.0, which would print as such.
-        let total: f64 = mine.iter().map(|m| m.loss).sum::<f64>() + 0.0;
-        out.insert(
-            seat.clone(),
-            json!({
-                "moves": mine.len(),
-                "loss": total,
-                "mean_loss": if mine.is_empty() { 0.0 } else { total / mine.len() as f64 },
-                "best": count(Grade::Best), "good": count(Grade::Good), "inaccuracy": count(Grade::Inaccuracy),
-                "mistake": count(Grade::Mistake), "blunder": count(Grade::Blunder),
-            }),
-        );
-    }
-    Value::Object(out)
-}
-
-/// `GET /api/games/{id}/review`: every decision of the game with light's winning chance before
-/// and after it, the chance given away, its grade and the best move.
-pub async fn review(State(state): State<AppState>, UrlPath(id): UrlPath<String>) -> Result<Json<Value>, ApiError> {
-    let slot = state.slot(&id).await?;
-    let game = slot.game.lock().await;
-    let no_table = || {
-        let reason = if game.game == <madang_ur::Ur as madang_core::Game>::NAME {
-            match madang_games::build::<madang_ur::Ur>(&game.rules, game.players) {
-                Ok(ur) => format!(
-                    "this server has no solved table for {}: solve it with `madang ur solve --rules '{}'` and restart the server",
-                    madang_ur_solver::describe(ur.settings()),
-                    madang_ur_solver::rules_json(ur.settings()),
-                ),
-                Err(e) => e.to_string(),
-            }
-        } else {
-            format!("game review needs a solved table, which only ur has (this game is {})", game.game)
-        };
-        ApiError::new(StatusCode::CONFLICT, "no_table", reason)
-    };
-    let moves = crate::app::compute(|| game.core.game.review()).ok_or_else(no_table)?;
-    let seats = game.core.game.seat_names();
-    Ok(Json(json!({
-        "id": game.id,
-        "game": game.game,
-        "rules": game.rules,
-        "win_chance": game.core.game.win_chance(),
-        "thresholds": {"best": 0.01, "good": 1.0, "inaccuracy": 4.0, "mistake": 10.0},
-        "summary": summary(&moves, &seats),
-        "moves": moves,
-    })))
 }

@@ -9,6 +9,7 @@
 //! share: `BIGINT` (`i64`) and `TEXT` (`String`, JSON documents included).
 
 pub mod games;
+pub mod reviews;
 pub mod rooms;
 
 use std::str::FromStr;

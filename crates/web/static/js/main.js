@@ -1,4 +1,4 @@
-// Start-up and the router: the address's hash names the page (`#/play/ID`, `#/rules/ur` …).
+// Start-up and the router: the address's hash names the page (`#/play/ID`, `#/review/ID`, …).
 
 import { GAMES, load, me, pace } from './app.js';
 import { h, replace } from './dom.js';
@@ -9,6 +9,7 @@ import { playPage } from './pages/play.js';
 import { statsPage } from './pages/stats.js';
 import { historyPage } from './pages/history.js';
 import { replayPage } from './pages/replay.js';
+import { reviewPage } from './pages/review.js';
 import { rulesPage } from './pages/rules.js';
 import { roomsPage } from './pages/rooms.js';
 import { roomPage } from './pages/room.js';
@@ -29,6 +30,7 @@ const ROUTES = [
   [/^\/history$/, historyPage],
   [/^\/replay\/([0-9a-f]+)$/, replayPage],
   [/^\/replay-file$/, replayPage],
+  [/^\/review\/([0-9a-f]+)$/, reviewPage],
   [/^\/rules\/([\w-]+)$/, rulesPage],
 ];
 

@@ -4,17 +4,34 @@
 // the rules page. Geometry comes from the engine (`Ur::board_data`).
 
 import { flip, h, replace } from '../dom.js';
-import { t } from '../i18n.js';
+import { num, t } from '../i18n.js';
 import { animating, describeEvents, legal, rollButton } from './common.js';
 import { numberOf, rollValue } from '../notation.js';
 import { urRules } from './ur-rules.js';
-import { reviewPanel, winChanceMeter } from './ur-review.js';
 
 /** @typedef {import('../app.js').BoardProps} BoardProps */
 
 /** @param {string} seat */
 function seatName(seat) {
   return t(`ur.seat.${seat}`);
+}
+
+/**
+ * Light's winning chance under perfect play as a bar, or null when the server has no solved
+ * table for these rules (the state's `win_chance`, docs/api.md, "State"). The game review of
+ * every game is `js/review.js`.
+ * @param {any} view a state or replay step, with `win_chance` (0-1) when there is a table
+ */
+function winChanceMeter(view) {
+  if (typeof view.win_chance !== 'number') return null;
+  const pct = view.win_chance * 100;
+  const text = t('ur.win_chance', { pct: num(pct, 1) });
+  return h(
+    'div',
+    { class: 'ur-chance', id: 'win-chance', role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': pct.toFixed(1), 'aria-label': text },
+    h('div', { class: 'ur-chance-bar', 'aria-hidden': 'true' }, h('span', { class: 'ur-chance-light', style: { width: `${pct}%` } })),
+    h('span', { class: 'ur-chance-text', text }),
+  );
 }
 
 /**
@@ -206,7 +223,6 @@ export default {
     const total = geometry.pieces;
     const pathLen = geometry.light_path.length;
     return [
-      reviewPanel(state, seatName),
       h(
         'ul',
         { class: 'figures-list' },

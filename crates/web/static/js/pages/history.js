@@ -1,5 +1,5 @@
-// History: the player's games, newest first, with resume for unfinished games, replay and
-// record download.
+// History: the player's games, newest first, with resume for unfinished games, replay, the
+// review of a finished game and record download.
 
 import { GAMES } from '../app.js';
 import { api } from '../api.js';
@@ -66,6 +66,7 @@ function item(g) {
         ? h('a', { class: 'button primary', href: `#/play/${g.id}`, text: t('history.resume') })
         : h('a', { class: 'button', href: `#/play/${g.id}`, text: t('history.open') }),
       h('a', { class: 'button', href: `#/replay/${g.id}`, text: t('history.replay') }),
+      ongoing ? null : h('a', { class: 'button', href: `#/review/${g.id}`, text: t('history.review') }),
       h('a', { class: 'button', href: `/api/games/${g.id}/record`, download: `madang-${g.game}-${g.id}.json`, text: t('history.download') }),
     ),
   );

@@ -6,6 +6,7 @@ import { GameSocket, api } from '../api.js';
 import { h, replace, sleep, toast } from '../dom.js';
 import { duration, errorText, t } from '../i18n.js';
 import { isChance } from '../notation.js';
+import { resultReview, viewerSides } from '../review.js';
 
 /**
  * Whether the seat `seat` of `state` plays for a side that `sides` contains (a team's player
@@ -106,6 +107,8 @@ export async function playPage(view, id) {
   let lastEntry = null;
   /** @type {Promise<void>} */
   let queue = Promise.resolve();
+  /** @type {{element: HTMLElement, stop: () => void} | null} the results screen's review, asked for once the game has ended */
+  let review = null;
 
   /** @param {string} action */
   function play(action) {
@@ -251,6 +254,7 @@ export async function playPage(view, id) {
     }
     const record = await api('GET', `/api/games/${id}/record`);
     const moves = record.actions.filter((/** @type {string} */ a) => !isChance(a)).length;
+    review ??= resultReview(id, { module, game: state.game, viewer: viewerSides(state) });
     replace(
       resultBox,
       h('h2', { text: headline }),
@@ -263,6 +267,7 @@ export async function playPage(view, id) {
         ' · ',
         t('result.time', { time: duration((state.finished ?? state.updated) - state.created) }),
       ),
+      review.element,
       h(
         'div',
         { class: 'actions' },
@@ -375,7 +380,10 @@ export async function playPage(view, id) {
   } else {
     await settle(state);
   }
-  return () => socket.close();
+  return () => {
+    socket.close();
+    review?.stop();
+  };
 }
 
 /**

@@ -1,13 +1,16 @@
 // The replay viewer: steps through a game move by move — a game of the server (`#/replay/ID`,
 // from `GET /api/games/{id}/steps/{n}`) or a record file loaded from disk (`#/replay-file`,
 // from `POST /api/replay`). The move list reads in the page's language (each action's log line,
-// from the `entries` of `POST /api/replay`); the record's notation is a toggle.
+// from the `entries` of `POST /api/replay`); the record's notation is a toggle. The review button
+// reviews the game (`GET /api/games/{id}/review`, or `POST /api/review` for a file) below the
+// board, its steps shown on the board when chosen.
 
 import { GAMES } from '../app.js';
 import { ApiError, api } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { errorText, t } from '../i18n.js';
 import { resultText } from './play.js';
+import { actionWords, drawReview, loadReview, viewerSides } from '../review.js';
 
 /** Where the notation toggle is kept. */
 const NOTATION_KEY = 'madang.notation';
@@ -18,18 +21,29 @@ const NOTATION_KEY = 'madang.notation';
  */
 export async function replayPage(view, id) {
   view.className = 'replay';
+  /** @type {(() => void)[]} what to stop when the page is left (a review being asked for) */
+  const stops = [];
+  const cleanup = () => stops.splice(0).forEach((stop) => stop());
   if (id) {
-    const record = await api('GET', `/api/games/${id}/record`);
-    const geometry = await api('GET', `/api/games/${id}/board`);
+    const [record, geometry, state] = await Promise.all([
+      api('GET', `/api/games/${id}/record`),
+      api('GET', `/api/games/${id}/board`),
+      api('GET', `/api/games/${id}`),
+    ]);
     const { entries } = await api('POST', '/api/replay', { record });
-    viewer(view, record, geometry, entries, (n) => api('GET', `/api/games/${id}/steps/${n}`));
-    return;
+    viewer(view, record, geometry, entries, (n) => api('GET', `/api/games/${id}/steps/${n}`), {
+      request: () => api('GET', `/api/games/${id}/review`),
+      viewer: viewerSides(state),
+      stops,
+    });
+    return cleanup;
   }
   const input = h('input', { type: 'file', id: 'record-file', accept: '.json,application/json' });
   const error = h('div', { class: 'error', id: 'record-error', role: 'alert' });
   const holder = h('div');
   input.addEventListener('change', async () => {
     // A new file replaces whatever was shown before, the replay or an earlier refusal.
+    cleanup();
     replace(error);
     replace(holder);
     const file = input.files?.[0];
@@ -43,7 +57,11 @@ export async function replayPage(view, id) {
     }
     try {
       const last = await api('POST', '/api/replay', { record });
-      viewer(holder, record, last.board, last.entries, (n) => api('POST', '/api/replay', { record, step: n }));
+      viewer(holder, record, last.board, last.entries, (n) => api('POST', '/api/replay', { record, step: n }), {
+        request: () => api('POST', '/api/review', { record }),
+        viewer: new Set(),
+        stops,
+      });
     } catch (e) {
       replace(error, refusal(e, record));
     }
@@ -59,6 +77,7 @@ export async function replayPage(view, id) {
     ),
     holder,
   );
+  return cleanup;
 }
 
 /**
@@ -89,8 +108,10 @@ function refusal(e, record) {
  * @param {any} geometry
  * @param {import('../app.js').ActionEntry[]} entries every action of the record as a log entry
  * @param {(n: number) => Promise<any>} fetchStep
+ * @param {{request: () => Promise<any>, viewer: Set<string>, stops: (() => void)[]}} reviewing how
+ *   to ask for the game's review, the sides the person plays, and where to leave its stop
  */
-function viewer(view, record, geometry, entries, fetchStep) {
+function viewer(view, record, geometry, entries, fetchStep, reviewing) {
   const module = GAMES[record.game];
   if (!module) throw new Error(t('replay.unknown_game', { game: String(record.game) }));
   const steps = entries.length;
@@ -157,6 +178,31 @@ function viewer(view, record, geometry, entries, fetchStep) {
   const button = (/** @type {string} */ idName, /** @type {string} */ label, /** @type {() => number} */ target) =>
     h('button', { type: 'button', id: idName, text: label, on: { click: () => void go(target()).catch((e) => toast(errorText(e), 'error')) } });
 
+  // The review, asked for on request, below the board; a step chosen in it is shown on the board.
+  const reviewBox = h('section', { class: 'review-box', id: 'review-box', hidden: true, 'aria-live': 'polite' });
+  /** @param {number} n */
+  const showStep = (n) => {
+    go(n).catch((e) => toast(errorText(e), 'error'));
+    if (board.getBoundingClientRect().top < 0) board.scrollIntoView({ block: 'start' });
+  };
+  const reviewButton = h('button', {
+    type: 'button',
+    id: 'review-button',
+    text: t('review.button'),
+    on: {
+      click: () => {
+        reviewButton.hidden = true;
+        reviewBox.hidden = false;
+        reviewing.stops.push(
+          loadReview(reviewBox, reviewing.request, async (answer) => {
+            const words = await actionWords(record, answer, module, entries);
+            replace(reviewBox, drawReview(answer.review, { module, game: record.game, viewer: reviewing.viewer, words, onStep: showStep }));
+          }),
+        );
+      },
+    },
+  });
+
   view.append(
     h(
       'div',
@@ -181,11 +227,13 @@ function viewer(view, record, geometry, entries, fetchStep) {
         ),
         slider,
         record.seed ? h('p', { class: 'hint' }, `${t('play.seed')}: `, h('code', { class: 'hash', text: record.seed })) : null,
+        reviewButton,
         h('h2', { class: 'log-title', text: t('play.log') }),
         h('label', { class: 'choice notation-toggle' }, notation, t('replay.show_notation')),
         log,
       ),
     ),
+    reviewBox,
   );
   view.addEventListener('keydown', (e) => {
     if (e.target instanceof HTMLInputElement) return;

@@ -10,6 +10,7 @@ import { errorText, t } from '../i18n.js';
 import { RoomProtocol } from '../room/protocol.js';
 import { RoomState } from '../room/state.js';
 import { confirmButton, resultText } from './play.js';
+import { resultReview } from '../review.js';
 
 export { heldSeat, holdSeat } from '../room/state.js';
 
@@ -284,6 +285,9 @@ export async function roomPage(view, rawCode) {
     );
   }
 
+  /** @type {{id: string, element: HTMLElement, stop: () => void} | null} the finished game's review on the results screen */
+  let review = null;
+
   async function drawResult() {
     const room = state.room;
     if (room.status !== 'finished' || !room.state) {
@@ -293,6 +297,12 @@ export async function roomPage(view, rawCode) {
     const game = { ...room.state, id: state.gameId() };
     const mine = state.mySeat();
     const me_ = state.seat(mine);
+    if (review?.id !== game.id) {
+      // A rematch's game is reviewed anew; a spectator's review names every side.
+      review?.stop();
+      const viewer = new Set(me_ ? [me_.side ?? me_.name] : []);
+      review = { id: game.id, ...resultReview(game.id, { module, game: room.game, viewer }) };
+    }
     const result = game.result ?? {};
     const side = me_?.side;
     let headline = resultText(module, game);
@@ -305,6 +315,7 @@ export async function roomPage(view, rawCode) {
       h('h2', { text: headline }),
       resultText(module, game) === headline ? null : h('p', { class: 'result-line', text: resultText(module, game) }),
       module.resultDetails(game, board),
+      review.element,
       h(
         'div',
         { class: 'actions' },
@@ -420,5 +431,6 @@ export async function roomPage(view, rawCode) {
   return () => {
     clearInterval(timer);
     protocol.close();
+    review?.stop();
   };
 }
