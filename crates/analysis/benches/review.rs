@@ -17,40 +17,11 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use madang_analysis::{Exact, Playouts, Precision, Values, review};
 use madang_bots::Roster;
-use madang_core::{Game, Turn, Weight};
-use madang_seed::{Seed, draw_weighted};
-
-/// A whole game between `normal` bots from seed `n`: its actions.
-fn game_between<G: Roster>(game: &G, n: u8) -> Vec<G::Action> {
-    let seed = Seed([n; 32]);
-    let mut chance = seed.stream("chance");
-    let seats = game.seat_names().len();
-    let mut streams: Vec<_> = (0..seats).map(|s| seed.stream(&format!("bot:{s}"))).collect();
-    let mut bots: Vec<_> = (0..seats).map(|_| game.bot("normal").unwrap()).collect();
-    let mut state = game.initial_state();
-    let mut legal: Vec<G::Action> = Vec::new();
-    let mut outcomes: Vec<(G::Action, Weight)> = Vec::new();
-    let mut history = Vec::new();
-    loop {
-        let action = match game.turn(&state) {
-            Turn::Terminal => return history,
-            Turn::Chance => {
-                game.chance_outcomes(&state, &mut outcomes);
-                outcomes[draw_weighted(&mut chance, outcomes.iter().map(|(_, w)| *w)).unwrap()].0
-            }
-            Turn::Seat(seat) => {
-                game.legal_actions(&state, &mut legal);
-                bots[seat].choose(game, &state, &legal, &mut streams[seat])
-            }
-        };
-        game.apply_quiet(&mut state, action).unwrap();
-        history.push(action);
-    }
-}
+use madang_core::Game;
+use madang_seed::Seed;
 
 fn bench_review<G: Roster>(c: &mut Criterion, name: &str, game: &G, values: &dyn Values<G>, actions: usize) {
-    let mut history = game_between(game, 1);
-    history.truncate(actions);
+    let history = madang_bots::play_game(game, &["normal"], &Seed([1; 32]), actions).unwrap();
     c.bench_function(&format!("review/{name}/{}_actions", history.len()), |b| {
         b.iter(|| review(game, &history, values, Precision::default(), &mut |_, _| {}).unwrap())
     });

@@ -26,28 +26,7 @@ fn three_pieces() -> Ur {
 
 /// A whole game between two bots with seed `n`: its actions.
 fn game_between(game: &Ur, bots: [&str; 2], n: u8) -> Vec<<Ur as Game>::Action> {
-    let seed = Seed([n; 32]);
-    let mut chance = seed.stream("chance");
-    let mut streams = [seed.stream("bot:0"), seed.stream("bot:1")];
-    let mut players = [game.bot(bots[0]).unwrap(), game.bot(bots[1]).unwrap()];
-    let mut state = game.initial_state();
-    let (mut legal, mut outcomes): (Vec<_>, Vec<(_, Weight)>) = (Vec::new(), Vec::new());
-    let mut history = Vec::new();
-    loop {
-        let action = match game.turn(&state) {
-            Turn::Terminal => return history,
-            Turn::Chance => {
-                game.chance_outcomes(&state, &mut outcomes);
-                outcomes[draw_weighted(&mut chance, outcomes.iter().map(|(_, w)| *w)).unwrap()].0
-            }
-            Turn::Seat(s) => {
-                game.legal_actions(&state, &mut legal);
-                players[s].choose(game, &state, &legal, &mut streams[s])
-            }
-        };
-        game.apply_quiet(&mut state, action).unwrap();
-        history.push(action);
-    }
+    madang_bots::play_game(game, &bots, &Seed([n; 32]), 10_000).unwrap()
 }
 
 #[test]

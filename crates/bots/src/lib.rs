@@ -131,3 +131,76 @@ pub(crate) fn parse_depth(name: &str, max: u32) -> Result<Option<u32>, BotError>
         }),
     }
 }
+
+/// A whole game of `game` between `bots` (a name per seat, in seat order; the last repeats for
+/// seats beyond it), chance drawn from `seed`'s `chance` stream and seat *s*'s bot from its
+/// `bot:s` stream: the actions played. For tests, benches and measurements that need whole
+/// games; it stops after `limit` actions (a game of these rules ends long before).
+///
+/// # Errors
+/// An unknown or unavailable bot name ([`BotError`]).
+pub fn play_game<G: Roster>(
+    game: &G,
+    bots: &[&str],
+    seed: &madang_seed::Seed,
+    limit: usize,
+) -> Result<Vec<G::Action>, BotError> {
+    let seats = game.seat_names().len();
+    let name = |s: usize| bots.get(s).or(bots.last()).copied().unwrap_or("random");
+    let mut players = (0..seats).map(|s| game.bot(name(s))).collect::<Result<Vec<_>, _>>()?;
+    let mut streams: Vec<Stream> = (0..seats).map(|s| seed.stream(&format!("bot:{s}"))).collect();
+    let mut chance = seed.stream("chance");
+    let mut state = game.initial_state();
+    let mut legal = Vec::new();
+    let mut outcomes: Vec<(G::Action, madang_core::Weight)> = Vec::new();
+    let mut history = Vec::new();
+    while history.len() < limit {
+        let action = match game.turn(&state) {
+            madang_core::Turn::Terminal => break,
+            madang_core::Turn::Chance => {
+                game.chance_outcomes(&state, &mut outcomes);
+                match madang_seed::draw_weighted(&mut chance, outcomes.iter().map(|(_, w)| *w)) {
+                    Some(i) => outcomes[i].0,
+                    None => break,
+                }
+            }
+            madang_core::Turn::Seat(s) => {
+                game.legal_actions(&state, &mut legal);
+                if legal.is_empty() {
+                    break;
+                }
+                players[s].choose(game, &state, &legal, &mut streams[s])
+            }
+        };
+        if game.apply_quiet(&mut state, action).is_err() {
+            break;
+        }
+        history.push(action);
+    }
+    Ok(history)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod play_game_tests {
+    use madang_core::{Game, Turn};
+    use madang_seed::Seed;
+    use madang_ur::{Ur, UrOptions};
+
+    use crate::{BotError, play_game};
+
+    #[test]
+    fn a_whole_game_is_played_the_same_for_the_same_seed() {
+        let game = Ur::new(&UrOptions::default(), None).unwrap();
+        let seed = Seed([3; 32]);
+        let history = play_game(&game, &["greedy", "random"], &seed, 100_000).unwrap();
+        let mut state = game.initial_state();
+        for action in &history {
+            game.apply_quiet(&mut state, *action).unwrap();
+        }
+        assert_eq!(game.turn(&state), Turn::Terminal);
+        assert_eq!(play_game(&game, &["greedy", "random"], &seed, 100_000).unwrap(), history);
+        assert_eq!(play_game(&game, &["greedy", "random"], &seed, 10).unwrap(), history[..10]);
+        assert!(matches!(play_game(&game, &["nobody"], &seed, 10), Err(BotError::Unknown { .. })));
+    }
+}

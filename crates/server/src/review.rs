@@ -144,6 +144,31 @@ pub async fn game(State(state): State<AppState>, UrlPath(id): UrlPath<String>) -
         return Ok(Json(body).into_response());
     }
     let key = format!("game:{id}:{version}");
+    let at = id.clone();
+    let job = move |progress: &AtomicU32| reviewed(game.as_ref(), &rules, Some(&at), version, progress);
+    find_or_spawn(&state, key, job, move |app, body| async move {
+        let body = body?;
+        match crate::db::reviews::store(&app.db, &id, version as i64, &body, now_ms()).await {
+            Ok(()) => None,
+            Err(error) => {
+                tracing::error!(game = %id, %error, "storing a review failed");
+                // Kept in memory instead, so the page still gets it.
+                Some(body)
+            }
+        }
+    })
+}
+
+/// The answer for the review `key`: its progress or its result when it is running or kept,
+/// `busy` when another runs, else `job` started off the async workers and its progress (0).
+/// When the job ends, `keep` stores its result where it belongs and returns what is to be
+/// kept in memory instead (a record's review, or one that could not be stored).
+fn find_or_spawn<J, K, F>(state: &AppState, key: String, job: J, keep: K) -> Result<Response, ApiError>
+where
+    J: FnOnce(&AtomicU32) -> Option<Value> + Send + 'static,
+    K: FnOnce(AppState, Option<Value>) -> F + Send + 'static,
+    F: std::future::Future<Output = Option<Value>> + Send,
+{
     let progress = match state.reviews.find_or_start(&key) {
         Found::Running(progress) => return Ok(running(progress)),
         Found::Done(body) => return Ok(Json(body).into_response()),
@@ -152,24 +177,12 @@ pub async fn game(State(state): State<AppState>, UrlPath(id): UrlPath<String>) -
     };
     let app = state.clone();
     tokio::spawn(async move {
-        let counter = progress.clone();
-        let (at, of) = (id.clone(), rules.clone());
-        let body = tokio::task::spawn_blocking(move || reviewed(game.as_ref(), &of, Some(&at), version, &counter))
-            .await
-            .ok()
-            .flatten();
-        match body {
-            Some(body) => {
-                if let Err(error) = crate::db::reviews::store(&app.db, &id, version as i64, &body, now_ms()).await {
-                    tracing::error!(game = %id, %error, "storing a review failed");
-                    // Kept in memory instead, so the page still gets it.
-                    app.reviews.finish(&key, Some(body));
-                    return;
-                }
-            }
-            None => tracing::error!(game = %id, "a game's review failed"),
+        let body = tokio::task::spawn_blocking(move || job(&progress)).await.ok().flatten();
+        if body.is_none() {
+            tracing::error!(review = %key, "a review failed");
         }
-        app.reviews.finish(&key, None);
+        let kept = keep(app.clone(), body).await;
+        app.reviews.finish(&key, kept);
     });
     Ok(running(0.0))
 }
@@ -207,20 +220,6 @@ pub async fn record(
         use sha2::{Digest, Sha256};
         format!("record:{}", hex::encode(Sha256::digest(request.record.to_string().as_bytes())))
     };
-    let progress = match state.reviews.find_or_start(&key) {
-        Found::Running(progress) => return Ok(running(progress)),
-        Found::Done(body) => return Ok(Json(body).into_response()),
-        Found::Busy => return Err(busy()),
-        Found::Started(progress) => progress,
-    };
-    let app = state.clone();
-    tokio::spawn(async move {
-        let counter = progress.clone();
-        let kept = tokio::task::spawn_blocking(move || reviewed(game.as_ref(), &record.rules, None, version, &counter))
-            .await
-            .ok()
-            .flatten();
-        app.reviews.finish(&key, kept);
-    });
-    Ok(running(0.0))
+    let job = move |progress: &AtomicU32| reviewed(game.as_ref(), &record.rules, None, version, progress);
+    find_or_spawn(&state, key, job, |_, body| async move { body })
 }
