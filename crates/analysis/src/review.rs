@@ -260,7 +260,12 @@ pub fn review<G: Roster>(
     let sides = game.side_names();
     let seats = game.seat_names();
     let mut state = game.initial_state();
-    let initial = values.compare(game, std::slice::from_ref(&state), precision.start, 0);
+    // The chance at the start, known to the target like a loss (it is every account's first
+    // term): refined on every side's margin.
+    let mut initial = values.compare(game, std::slice::from_ref(&state), precision.start, 0);
+    refine(values, game, std::slice::from_ref(&state), &mut initial, precision, 0, |c| {
+        (0..sides.len()).map(|s| 100.0 * c.margin(s, &[(0, 1.0)])).fold(0.0, f64::max)
+    });
     let mut playouts = initial.playouts();
     let mut graph = vec![Point { index: None, chances: initial.means[0].clone() }];
     let mut moves = Vec::new();
@@ -295,26 +300,46 @@ pub fn review<G: Roster>(
                     // Each outcome's luck is for the graph's detail and the key moments (the
                     // account of a side's luck comes from the decisions, `summarise`): half the
                     // decisions' first playouts, never more.
-                    let compared = values.compare(game, &family.unique, precision.start / 2, key(index));
-                    playouts += compared.playouts() * family.unique.len();
+                    // An outcome that leaves a decision is worth its best move, as a decision
+                    // is valued (so the graph does not jump at the next move by what the
+                    // rollout bot would have played there): every outcome's moves are compared
+                    // at once, and `chosen[u]` is the position standing for outcome `u`, its
+                    // best move's.
+                    let (positions, ranges) = outcome_positions(game, &family.unique)?;
+                    let compared = values.compare(game, &positions, precision.start / 2, key(index));
+                    playouts += compared.playouts() * positions.len();
+                    let chosen: Vec<usize> = ranges
+                        .iter()
+                        .map(|(range, mover)| {
+                            range.clone().fold(range.start, |b, i| {
+                                if compared.means[i][*mover] > compared.means[b][*mover] + 1e-12 { i } else { b }
+                            })
+                        })
+                        .collect();
+                    // Valued again on fresh playouts: the best of many estimates is an
+                    // overestimate (the winner's curse, as for decisions).
+                    let picked: Vec<G::State> = chosen.iter().map(|&c| positions[c].clone()).collect();
+                    let compared = values.compare(game, &picked, precision.start / 2, key(index) | (1 << 41));
+                    playouts += compared.playouts() * picked.len();
                     // `after − Σ w·child`: the luck of the drawn outcome, as a combination of
-                    // the distinct positions.
-                    let mut weights: Vec<(usize, f64)> = (0..family.unique.len()).map(|u| (u, 0.0)).collect();
+                    // the positions standing for the outcomes.
+                    let mut weights: Vec<(usize, f64)> = (0..picked.len()).map(|u| (u, 0.0)).collect();
                     for (i, (_, w)) in outcomes.iter().enumerate() {
                         weights[family.of[i]].1 -= *w as f64 / total as f64;
                     }
                     weights[family.of[drawn]].1 += 1.0;
+                    let value = |u: usize| &compared.means[u];
                     let expected: Vec<f64> = (0..sides.len())
                         .map(|s| {
                             outcomes
                                 .iter()
                                 .enumerate()
-                                .map(|(i, (_, w))| *w as f64 * compared.means[family.of[i]][s])
+                                .map(|(i, (_, w))| *w as f64 * value(family.of[i])[s])
                                 .sum::<f64>()
                                 / total as f64
                         })
                         .collect();
-                    let after = compared.means[family.of[drawn]].clone();
+                    let after = value(family.of[drawn]).clone();
                     chance.push(ChanceReview {
                         index,
                         seat: thrower,
@@ -557,6 +582,38 @@ fn siblings<G: Game>(
         family.of.push(at);
     }
     Some(family)
+}
+
+/// The positions that value each of `outcomes` (distinct positions after a chance node): an
+/// outcome that leaves a decision between different positions is valued by the positions after
+/// each of its moves (the best is taken for the mover's side), any other by itself. Returns the
+/// positions and, per outcome, its range in them and the side to maximise (`None` when a move
+/// does not apply).
+#[allow(clippy::type_complexity)]
+fn outcome_positions<G: Roster>(
+    game: &G,
+    outcomes: &[G::State],
+) -> Option<(Vec<G::State>, Vec<(std::ops::Range<usize>, usize)>)> {
+    let mut positions = Vec::new();
+    let mut ranges = Vec::new();
+    let mut legal = Vec::new();
+    for outcome in outcomes {
+        let start = positions.len();
+        let mut side = 0;
+        if let Turn::Seat(seat) = game.turn(outcome) {
+            game.legal_actions(outcome, &mut legal);
+            let moves = siblings(game, outcome, legal.iter().copied())?;
+            if moves.unique.len() > 1 {
+                side = game.side_of_seat(seat);
+                positions.extend(moves.unique);
+            }
+        }
+        if positions.len() == start {
+            positions.push(outcome.clone());
+        }
+        ranges.push((start..positions.len(), side));
+    }
+    Some((positions, ranges))
 }
 
 /// Adds playouts until `margin` is within the target or the most is reached. A margin shrinks

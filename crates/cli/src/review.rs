@@ -18,8 +18,8 @@ use crate::Failure;
 pub(crate) struct ReviewArgs {
     /// The record file, or `-` for standard input.
     file: PathBuf,
-    /// Print the review as JSON (the web API's `review` object, in `{"status", "game", "rules",
-    /// "version", "review"}`).
+    /// Print the review as JSON, as the web API answers it: `{"status", "id", "game", "rules",
+    /// "version", "review", "best_moves"}` (docs/api.md, "Review").
     #[arg(long)]
     json: bool,
     /// Ur: a solved table for the record's rules (default: `<data-dir>/ur/`, where `madang ur
@@ -137,16 +137,22 @@ fn text(review: &Review) -> String {
     for s in &review.summary {
         let about = if review.exact { String::new() } else { format!(" (±{:.0})", s.luck_margin) };
         out.push_str(&format!(
-            "{}: the dice gave {:+.0} points{about}; the moves cost {:.0}; the others' moves gave {:+.0}.\n",
-            s.side, s.luck, s.loss, s.gains
+            "{}: the dice {} {:.0} points{about}; the moves cost {:.0}; the others' moves gave {:+.0}.\n",
+            s.side,
+            if s.luck < 0.0 { "cost" } else { "gave" },
+            s.luck.abs(),
+            s.loss,
+            s.gains
         ));
     }
-    out.push_str(&format!("\nmoves that gave something away{estimate} (points):\n"));
+    out.push_str(&format!(
+        "\nmoves that gave something away{estimate} (points; step n is the record's n-th action):\n"
+    ));
     for m in review.moves.iter().filter(|m| m.loss >= review.thresholds.best) {
         let margin = if review.exact { String::new() } else { format!(" ±{:.1}", m.margin) };
         out.push_str(&format!(
-            "  #{:<4} {:<6} {:<16} loss {:>5.1}{margin} {:<11} best {}\n",
-            m.index,
+            "  step {:<4} {:<6} {:<16} loss {:>5.1}{margin} {:<11} best {}\n",
+            m.index + 1,
             m.seat,
             m.action,
             m.loss,
@@ -157,7 +163,13 @@ fn text(review: &Review) -> String {
     out.push_str("\nkey moments:\n");
     for k in &review.key_moments {
         let side = review.sides.get(k.side).map_or("", String::as_str);
-        out.push_str(&format!("  #{:<4} {:<5} {:<8} {:+.1} points\n", k.index, k.kind, side, k.points));
+        // A loss is points given away; luck is signed (+ for the side, − against it).
+        let points = if k.kind == "loss" {
+            format!("{:.1} points given away", k.points)
+        } else {
+            format!("{:+.1} points", k.points)
+        };
+        out.push_str(&format!("  step {:<4} {:<5} {:<8} {points}\n", k.index + 1, k.kind, side));
     }
     out
 }

@@ -19,7 +19,7 @@ use tower_http::LatencyUnit;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
-use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+use tower_http::trace::{DefaultMakeSpan, DefaultOnFailure, DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 use crate::app::{App, AppState, now_ms, random_hex};
@@ -93,7 +93,10 @@ pub fn router(state: AppState) -> Router {
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
-                .on_response(DefaultOnResponse::new().level(Level::INFO).latency_unit(LatencyUnit::Micros)),
+                .on_response(DefaultOnResponse::new().level(Level::INFO).latency_unit(LatencyUnit::Micros))
+                // A 5xx answer is logged at WARN: `503 busy` is an answer, not a fault, and a
+                // real fault (`internal error`, `storage error`) logs itself at ERROR.
+                .on_failure(DefaultOnFailure::new().level(Level::WARN)),
         )
 }
 

@@ -28,6 +28,11 @@ use crate::error::ApiError;
 /// Estimated reviews running at once (each uses every core for its playouts).
 pub const MAX_RUNNING: usize = 1;
 
+/// The most actions a review covers. A real game has far fewer (a Ludo game some hundreds to a
+/// few thousand, near its 10,000-roll limit at the very most); a longer history would hold the
+/// one review slot for minutes and answer tens of megabytes.
+pub const MAX_ACTIONS: usize = 5_000;
+
 /// Finished reviews of records kept in memory (by the record's hash).
 const RECORDS_KEPT: usize = 32;
 
@@ -108,6 +113,18 @@ fn running(progress: f64) -> Response {
     (StatusCode::ACCEPTED, Json(json!({"status": "running", "progress": progress}))).into_response()
 }
 
+/// Refuses a review of more than [`MAX_ACTIONS`] actions.
+fn check_length(actions: usize) -> Result<(), ApiError> {
+    if actions > MAX_ACTIONS {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "too_long",
+            format!("a review covers at most {MAX_ACTIONS} actions; this game has {actions}"),
+        ));
+    }
+    Ok(())
+}
+
 fn busy() -> ApiError {
     ApiError::new(
         StatusCode::SERVICE_UNAVAILABLE,
@@ -137,6 +154,7 @@ pub async fn game(State(state): State<AppState>, UrlPath(id): UrlPath<String>) -
     if let Some(stored) = crate::db::reviews::load(&state.db, &id, version as i64).await? {
         return Ok(Json(stored).into_response());
     }
+    check_length(game.history().len())?;
     if game.exact_chances() {
         let body = compute(|| reviewed(game.as_ref(), &rules, Some(&id), version, &AtomicU32::new(0)))
             .ok_or_else(|| ApiError::internal(format!("game {id} cannot be replayed for its review")))?;
@@ -209,6 +227,7 @@ pub async fn record(
         )));
     }
     let record = madang_games::Record::from_json(&request.record.to_string()).map_err(crate::http::record_error)?;
+    check_length(record.actions.len())?;
     let (game, _) = madang_games::play_record(&record).map_err(crate::http::record_error)?;
     let version = record.actions.len() as u64;
     if game.exact_chances() {

@@ -168,6 +168,10 @@ async fn without_a_table_there_is_no_win_chance_no_perfect_level_and_the_review_
         .post("/api/games", json!({"game": "ur", "seats": [{"kind": "human"}, {"kind": "cpu", "level": "perfect"}]}))
         .await;
     assert_refused(&answer, 422, "bad_level", "madang ur solve");
+    // A record longer than a review covers (5,000 actions: docs/api.md) is refused at once,
+    // legal as it is (light and dark rolling 0 in turn).
+    let long = json!({"game": "ur", "rules": {}, "actions": vec!["roll 0"; 5_001]});
+    assert_refused(&client.post("/api/review", json!({"record": long})).await, 422, "too_long", "5001");
     // Without a table a review is estimated: started, then polled while it runs (202 with its
     // progress), then done; a second game meanwhile finds the server busy.
     let mut game = client
