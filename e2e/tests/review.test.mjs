@@ -96,7 +96,7 @@ function expectedWords(lang, s, you, name) {
   if (lang === 'en') {
     const who = you ? 'you' : name;
     return [
-      luck > 0 ? `The dice gave ${who} +${L} points` : luck < 0 ? `The dice cost ${who} ${L} points` : `The dice neither helped nor hurt ${who}`,
+      luck > 0 ? `Luck gave ${who} +${L} points` : luck < 0 ? `Luck cost ${who} ${L} points` : `Luck neither helped nor hurt ${who}`,
       loss > 0 ? `${you ? 'your' : 'their'} moves cost ${loss}.` : `${you ? 'your' : 'their'} moves cost nothing.`,
     ];
   }

@@ -106,7 +106,7 @@ test('an Ur room: create, join by link, ready, play, resign; both stats count it
     const sentence = p.locator('#review-result .review-sentence');
     await sentence.waitFor({ timeout: 60000 });
     assert.equal(await sentence.getAttribute('data-side'), side);
-    assert.match(await sentence.locator('.review-words').textContent(), /^The dice (gave you \+\d+ points|cost you \d+ points|neither helped nor hurt you); your moves cost/);
+    assert.match(await sentence.locator('.review-words').textContent(), /^Luck (gave you \+\d+ points|cost you \d+ points|neither helped nor hurt you); your moves cost/);
     assert.equal(await p.locator('#review-link').getAttribute('href'), `#/review/${gameId}`);
   }
   await screenshot(host.page, 'room-result-desktop');

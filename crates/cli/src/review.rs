@@ -137,7 +137,7 @@ fn text(review: &Review) -> String {
     for s in &review.summary {
         let about = if review.exact { String::new() } else { format!(" (±{:.0})", s.luck_margin) };
         out.push_str(&format!(
-            "{}: the dice {} {:.0} points{about}; the moves cost {:.0}; the others' moves gave {:+.0}.\n",
+            "{}: luck {} {:.0} points{about}; the moves cost {:.0}; the others' moves gave {:+.0}.\n",
             s.side,
             if s.luck < 0.0 { "cost" } else { "gave" },
             s.luck.abs(),

@@ -201,7 +201,7 @@ function gradeCounts(review, s) {
 /**
  * Luck against skill for side `s` in plain words (docs/analysis.md, "Luck against skill"): what
  * the dice gave it and what its moves cost, and what the others' moves gave it when that is not
- * nothing — "The dice gave you +18 points; your moves cost 6." — with how exact the figures are.
+ * nothing — "Luck gave you +18 points; your moves cost 6." — with how exact the figures are.
  * The rounded figures are on the element (`data-luck`, `data-loss`, `data-gains`).
  * @param {any} review
  * @param {number} s
