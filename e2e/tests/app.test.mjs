@@ -72,6 +72,12 @@ test('a record file replays in the browser; a bad one gets a clear error', async
   assert.equal(await page.locator('[data-cell="C2"] .piece-dark').count(), 1);
   await page.locator('#prev').click();
   await page.waitForFunction(() => document.getElementById('step-caption')?.textContent?.startsWith('Step 5 of 6'));
+  // A change of language keeps the loaded file (drawn again in Korean, at its last step).
+  await page.locator('button.lang').click();
+  await page.waitForFunction(() => document.getElementById('step-caption')?.textContent?.startsWith('6수 중 6수째'));
+  assert.equal(await page.locator('[data-cell="A3"] .piece-light').count(), 1);
+  await page.locator('button.lang').click();
+  await page.locator('#step-caption', { hasText: 'Step 6 of 6' }).waitFor();
 
   await page.goto(`${env.server.url}?pace=0#/replay-file`);
   allow(/422/);

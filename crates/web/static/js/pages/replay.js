@@ -15,6 +15,9 @@ import { actionWords, drawReview, loadReview, viewerSides } from '../review.js';
 /** Where the notation toggle is kept. */
 const NOTATION_KEY = 'madang.notation';
 
+/** The record file loaded last on `#/replay-file` (kept in memory only). @type {any} */
+let loaded = null;
+
 /**
  * @param {HTMLElement} view
  * @param {string} [id] a game id; none for a loaded file
@@ -41,20 +44,8 @@ export async function replayPage(view, id) {
   const input = h('input', { type: 'file', id: 'record-file', accept: '.json,application/json' });
   const error = h('div', { class: 'error', id: 'record-error', role: 'alert' });
   const holder = h('div');
-  input.addEventListener('change', async () => {
-    // A new file replaces whatever was shown before, the replay or an earlier refusal.
-    cleanup();
-    replace(error);
-    replace(holder);
-    const file = input.files?.[0];
-    if (!file) return;
-    let record;
-    try {
-      record = JSON.parse(await file.text());
-    } catch {
-      error.textContent = t('replay.not_json');
-      return;
-    }
+  /** Shows `record` (replayed by the server), or why it is refused. @param {any} record */
+  const show = async (record) => {
     try {
       const last = await api('POST', '/api/replay', { record });
       viewer(holder, record, last.board, last.entries, (n) => api('POST', '/api/replay', { record, step: n }), {
@@ -65,7 +56,25 @@ export async function replayPage(view, id) {
     } catch (e) {
       replace(error, refusal(e, record));
     }
+  };
+  input.addEventListener('change', async () => {
+    // A new file replaces whatever was shown before, the replay or an earlier refusal.
+    cleanup();
+    replace(error);
+    replace(holder);
+    const file = input.files?.[0];
+    if (!file) return;
+    try {
+      loaded = JSON.parse(await file.text());
+    } catch {
+      loaded = null;
+      error.textContent = t('replay.not_json');
+      return;
+    }
+    await show(loaded);
   });
+  // The file loaded last stays shown when the page is drawn again (a change of language).
+  if (loaded) void show(loaded);
   view.append(
     h(
       'section',
