@@ -174,6 +174,18 @@ export async function openSetup(page, url, game, n) {
   await page.locator('#start').waitFor();
 }
 
+/**
+ * Starts an Ur game with 3 pieces from the set-up page (seed `n`; a server with that rule
+ * set's table gives the board its winning chance) and waits for the first legal move.
+ */
+export async function startThreePieceUr(page, url, n) {
+  await openSetup(page, url, 'ur', n);
+  await page.locator('details.options summary').click();
+  await page.locator('#opt-pieces').fill('3');
+  await page.locator('#start').click();
+  await page.locator('#board .legal').first().waitFor();
+}
+
 /** The version the page shows (`#view`'s `data-version`). */
 async function shownVersion(page) {
   return page.evaluate(() => Number(document.getElementById('view')?.dataset.version ?? -1));

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ARTIFACTS, DESKTOP, PHONE, clickMove, gameState, madang, newPage, openSetup, playToEnd, seed, suite } from '../lib.mjs';
+import { ARTIFACTS, DESKTOP, PHONE, clickMove, gameState, madang, newPage, openSetup, startThreePieceUr, playToEnd, seed, suite } from '../lib.mjs';
 
 const env = suite({
   prepare: async (dataDir) => {
@@ -299,11 +299,7 @@ test('Ur without a table: resigned after a few moves, reviewed by estimate', asy
 
 test('Ur with a solved table: a whole 3-piece game reviewed exactly, at once', async () => {
   const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP });
-  await openSetup(page, env.server.url, 'ur', 7);
-  await page.locator('details.options summary').click();
-  await page.locator('#opt-pieces').fill('3');
-  await page.locator('#start').click();
-  await page.locator('#board .legal').first().waitFor();
+  await startThreePieceUr(page, env.server.url, 7);
   // The win-chance meter of the table is on the board.
   await page.locator('#win-chance').waitFor();
   // Play badly on purpose (always the last highlighted move) so that the review has grades.

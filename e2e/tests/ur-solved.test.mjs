@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DESKTOP, clickMove, gameState, madang, newPage, openSetup, ready, screenshot, suite } from '../lib.mjs';
+import { DESKTOP, clickMove, gameState, madang, newPage, openSetup, startThreePieceUr, ready, screenshot, suite } from '../lib.mjs';
 
 const env = suite({
   prepare: async (dataDir) => {
@@ -15,11 +15,7 @@ const env = suite({
 
 test('the board shows light’s winning chance from the table, move after move', async () => {
   const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP });
-  await openSetup(page, env.server.url, 'ur', 7);
-  await page.locator('details.options summary').click();
-  await page.locator('#opt-pieces').fill('3');
-  await page.locator('#start').click();
-  await page.locator('#board .legal').first().waitFor();
+  await startThreePieceUr(page, env.server.url, 7);
   /** The meter says light's chance in percent with one decimal, as the state gives it. */
   const meterMatches = async () => {
     const state = await gameState(page);

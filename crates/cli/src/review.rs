@@ -31,33 +31,16 @@ pub(crate) struct ReviewArgs {
     data_dir: Option<PathBuf>,
 }
 
-/// Installs a solved Ur table for `rules` when one is there (`--table` must be).
-fn load_table(args: &ReviewArgs, game: &str, rules: &serde_json::Value) -> anyhow::Result<()> {
-    if game != "ur" {
-        if args.table.is_some() {
-            anyhow::bail!("--table is for ur only (solved tables exist for ur)");
-        }
-        return Ok(());
-    }
-    let settings = crate::solve::settings_of(&rules.to_string(), "the record's rules")?;
-    let path = match &args.table {
-        Some(path) => path.clone(),
-        None => crate::solve::table_path(&crate::data_dir(args.data_dir.clone())?, &settings),
-    };
-    if !path.exists() {
-        if args.table.is_some() {
-            anyhow::bail!("no table at {}", path.display());
-        }
-        return Ok(());
-    }
-    let table = madang_ur_solver::read_table_for(&path, &settings)?;
-    madang_bots::ur::install_table(std::sync::Arc::new(table));
-    Ok(())
-}
-
 pub(crate) fn run(args: ReviewArgs) -> Result<(), Failure> {
     let record = crate::read_record(&args.file)?;
-    load_table(&args, &record.game, &record.rules)?;
+    // A solved table when there is one for the record's rules (`--table` must be there).
+    crate::solve::install_table_for(
+        &record.game,
+        (&record.rules.to_string(), "the record's rules"),
+        args.table.as_deref(),
+        args.data_dir.clone(),
+        (false, "--table is"),
+    )?;
     let (game, _) = madang_games::play_record(&record).map_err(anyhow::Error::from)?;
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(record.actions.len() as u64);

@@ -58,27 +58,15 @@ pub struct SimArgs {
 /// Loads the solved Ur table `madang sim` needs: with --table, --review or a `perfect` bot.
 fn load_table(args: &SimArgs, bots: &[String]) -> anyhow::Result<()> {
     let wanted = args.table.is_some() || args.review || bots.iter().any(|b| b == "perfect");
-    if !wanted {
-        return Ok(());
+    if wanted {
+        crate::solve::install_table_for(
+            &args.game,
+            (&args.rules, "--rules"),
+            args.table.as_deref(),
+            args.data_dir.clone(),
+            (true, "--table, --review and the perfect bot are"),
+        )?;
     }
-    if args.game != "ur" {
-        anyhow::bail!("--table, --review and the perfect bot are for ur only (solved tables exist for ur)");
-    }
-    let settings = crate::solve::settings_of(&args.rules, "--rules")?;
-    let path = match &args.table {
-        Some(path) => path.clone(),
-        None => crate::solve::table_path(&crate::data_dir(args.data_dir.clone())?, &settings),
-    };
-    if !path.exists() {
-        anyhow::bail!(
-            "no solved table at {}: write it with `madang ur solve --rules '{}' --out {}` (or pass --table FILE)",
-            path.display(),
-            madang_ur_solver::rules_json(&settings),
-            path.display()
-        );
-    }
-    let table = madang_ur_solver::read_table_for(&path, &settings)?;
-    madang_bots::ur::install_table(std::sync::Arc::new(table));
     Ok(())
 }
 

@@ -172,3 +172,46 @@ fn solve(args: SolveArgs) -> Result<(), Failure> {
     );
     Ok(())
 }
+
+/// Installs the solved Ur table for a game of `game` under `rules` (a rules object as JSON,
+/// named `rules_name` in errors) for `madang sim` and `madang review`: `table` when given,
+/// else the one `madang ur solve` keeps in the data directory. Returns whether a table is
+/// installed.
+///
+/// # Errors
+/// A game other than Ur with `table` given or a table `required` (`needs` says what wanted
+/// one); no table there when `table` is given or one is `required`; a table that cannot be
+/// read or solves other rules.
+pub(crate) fn install_table_for(
+    game: &str,
+    (rules, rules_name): (&str, &str),
+    table: Option<&std::path::Path>,
+    data_dir: Option<PathBuf>,
+    (required, needs): (bool, &str),
+) -> anyhow::Result<bool> {
+    if game != <Ur as madang_core::Game>::NAME {
+        if table.is_some() || required {
+            anyhow::bail!("{needs} for ur only (solved tables exist for ur)");
+        }
+        return Ok(false);
+    }
+    let settings = settings_of(rules, rules_name)?;
+    let path = match table {
+        Some(path) => path.to_path_buf(),
+        None => table_path(&crate::data_dir(data_dir)?, &settings),
+    };
+    if !path.exists() {
+        if table.is_some() || required {
+            anyhow::bail!(
+                "no solved table at {}: write it with `madang ur solve --rules '{}' --out {}` (or pass --table FILE)",
+                path.display(),
+                madang_ur_solver::rules_json(&settings),
+                path.display()
+            );
+        }
+        return Ok(false);
+    }
+    let table = madang_ur_solver::read_table_for(&path, &settings)?;
+    madang_bots::ur::install_table(std::sync::Arc::new(table));
+    Ok(true)
+}

@@ -38,6 +38,7 @@ use crate::body::JsonBody;
 use crate::error::ApiError;
 use crate::identity::{ClientAddress, PlayerId, check_nickname};
 use room::{Msg, Room, Setup, Shared};
+use state::Settings;
 
 /// Letters of room codes: no `0`/`O`, no `1`/`I`.
 pub const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -411,17 +412,16 @@ pub(crate) async fn create(
         code = new_code()?;
     }
     let setup = Setup {
-        code: code.clone(),
-        game: body.game,
-        rules,
-        players: body.players,
-        public: body.public,
-        turn_seconds: body.turn_seconds,
+        settings: Settings {
+            public: body.public,
+            turn_seconds: body.turn_seconds,
+            created,
+            ..Room::settings(&rooms.config, code.clone(), body.game, rules, body.players)
+        },
         cpu: body.cpu,
         host: player,
         nickname,
         seat,
-        created,
     };
     let (mut room, token) = Room::new(state.clone(), rooms.config.clone(), setup)?;
     // Stored before the token is handed out: the room survives a restart.

@@ -106,20 +106,10 @@ struct Conn {
     token: Option<String>,
 }
 
-/// The settings a room is created with.
+/// What a room is created with.
 pub struct Setup {
-    /// Room code.
-    pub code: String,
-    /// Game name.
-    pub game: String,
-    /// Rules object.
-    pub rules: Value,
-    /// Record's `players`.
-    pub players: Option<usize>,
-    /// Listed in `GET /api/rooms`.
-    pub public: bool,
-    /// Turn timer.
-    pub turn_seconds: Option<u64>,
+    /// Its settings ([`Room::settings`] with what the creation request chose).
+    pub settings: Settings,
     /// Seats given to the computer at creation.
     pub cpu: HashMap<String, String>,
     /// The host.
@@ -128,8 +118,6 @@ pub struct Setup {
     pub nickname: String,
     /// The host's seat.
     pub seat: usize,
-    /// Creation time (as stored in `rooms.created`).
-    pub created: i64,
 }
 
 /// A room: its state, and what only the task knows (connections, the event log).
@@ -210,7 +198,9 @@ impl Room {
         }
     }
 
-    fn settings(config: &RoomConfig, code: String, game: String, rules: Value, players: Option<usize>) -> Settings {
+    /// A room's settings from the server's room configuration: private, no turn timer, created
+    /// at 0 (the caller sets what differs).
+    pub fn settings(config: &RoomConfig, code: String, game: String, rules: Value, players: Option<usize>) -> Settings {
         Settings {
             code,
             game,
@@ -230,14 +220,8 @@ impl Room {
     /// Bad rules, seats or levels (checked by the caller already; repeated here).
     pub fn new(app: AppState, config: RoomConfig, setup: Setup) -> Result<(Room, String), ApiError> {
         let token = super::random_token()?;
-        let settings = Settings {
-            public: setup.public,
-            turn_seconds: setup.turn_seconds,
-            created: setup.created,
-            ..Room::settings(&config, setup.code, setup.game, setup.rules, setup.players)
-        };
         let host = (setup.seat, setup.host, setup.nickname, token_hash(&token));
-        let (state, events) = RoomState::new(settings, &setup.cpu, host)?;
+        let (state, events) = RoomState::new(setup.settings, &setup.cpu, host)?;
         let mut room = Room::with_state(app, config, state, 0, String::new());
         room.take(events, now_ms());
         room.commit_events();
