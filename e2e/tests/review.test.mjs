@@ -36,8 +36,8 @@ const GRADE_NAMES = {
   ko: ['최선', '훌륭함', '좋음', '부정확', '실수', '대실수'],
 };
 
-/** Rounded as the page rounds a figure in words: half away from zero. */
-const rounded = (x) => Math.sign(x) * Math.round(Math.abs(x));
+/** Rounded as the page rounds a figure in words: half away from zero (`+ 0` turns −0 into 0, as the page's data attributes do: they are text). */
+const rounded = (x) => Math.sign(x) * Math.round(Math.abs(x)) + 0;
 
 /**
  * Calls the API from the page (its player, its origin); throws on an error answer.

@@ -5,9 +5,8 @@
 //! Each game is played between the game's `normal` bots from a fixed seed and reviewed as the
 //! web page and `madang review` do (`Precision::default()`). Ur's table is the 4-piece Finkel
 //! table solved at start (seconds), or the file named by `MADANG_BENCH_UR_TABLE` (the 7-piece
-//! one that `madang ur solve` writes, 276 MB) with the rules it was solved for. Ludo's whole
-//! game takes tens of seconds a review, more than a criterion sample should: its bench reviews
-//! the first 150 actions, and the whole game's time is `madang review`'s figure in the docs.
+//! one that `madang ur solve` writes, 276 MB) with the rules it was solved for. Ludo and
+//! 4-player Yut are estimated with cut playouts (their fitted evaluations).
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
@@ -50,7 +49,7 @@ fn estimated(c: &mut Criterion) {
     let yut = madang_yut::Yut::new(&Default::default(), Some(4)).unwrap();
     bench_review(c, "yut_4_players_estimated", &yut, &Playouts::new::<madang_yut::Yut>(), usize::MAX);
     let ludo = madang_ludo::Ludo::new(&Default::default(), None).unwrap();
-    bench_review(c, "ludo_estimated", &ludo, &Playouts::new::<madang_ludo::Ludo>(), 150);
+    bench_review(c, "ludo_estimated", &ludo, &Playouts::new::<madang_ludo::Ludo>(), usize::MAX);
 }
 
 criterion_group! {

@@ -2,7 +2,7 @@
 //! chance node, or the positions after each legal move), exact where a solved table is loaded,
 //! else estimated by Monte Carlo playouts.
 
-use madang_bots::{Bot, Roster};
+use madang_bots::{Bot, Roster, chances_from};
 use madang_core::{Game, Outcome, Turn, Weight};
 use madang_seed::{Seed, Stream, draw_weighted};
 use rayon::prelude::*;
@@ -48,12 +48,15 @@ pub struct Compared {
     pub means: Vec<Vec<f64>>,
     /// `samples[i][p][s]`: playout `i`'s result (empty when exact).
     samples: Vec<Vec<Vec<f64>>>,
+    /// The half-width (95 %, 0-1) that the estimator's bias adds to every margin: 0 for whole
+    /// playouts, `Z95 ·` the evaluation's `bias` for cut ones.
+    floor: f64,
 }
 
 impl Compared {
     /// Exact values (no sampling error).
     pub fn exact(means: Vec<Vec<f64>>) -> Compared {
-        Compared { means, samples: Vec::new() }
+        Compared { means, samples: Vec::new(), floor: 0.0 }
     }
 
     /// Whether the values are exact.
@@ -66,8 +69,15 @@ impl Compared {
         self.samples.len()
     }
 
+    /// The part of every margin that more playouts do not shrink (0-1): the 95 % half-width of
+    /// the bias of cut playouts (`Evaluation::bias`), 0 otherwise.
+    pub fn floor(&self) -> f64 {
+        self.floor
+    }
+
     /// Half the width of the 95 % interval of a linear combination of the values of side `side`:
-    /// `Σ_p weights[p] · value[p][side]` (0 when exact). With common random numbers the
+    /// `Σ_p weights[p] · value[p][side]` (0 when exact): the sampling error combined with the
+    /// [`floor`](Compared::floor) as independent errors. With common random numbers the
     /// combination's spread is measured on the paired samples, which is what makes the
     /// difference between two moves, or between an outcome and its expectation, precise.
     pub fn margin(&self, side: usize, weights: &[(usize, f64)]) -> f64 {
@@ -75,6 +85,12 @@ impl Compared {
         if n < 2 {
             return 0.0;
         }
+        self.sampling_margin(side, weights).hypot(self.floor)
+    }
+
+    /// [`margin`](Compared::margin) without the floor: the sampling error alone.
+    pub fn sampling_margin(&self, side: usize, weights: &[(usize, f64)]) -> f64 {
+        let n = self.samples.len();
         let values: Vec<f64> =
             self.samples.iter().map(|sample| weights.iter().map(|&(p, w)| w * sample[p][side]).sum()).collect();
         let mean = values.iter().sum::<f64>() / n as f64;
@@ -88,8 +104,8 @@ pub trait Values<G: Game>: Sync {
     /// Whether the values are exact (a solved table) rather than estimated.
     fn exact(&self) -> bool;
 
-    /// How the values are found, for people (`"the solved table"`, `"… playouts …"`).
-    fn method(&self) -> String;
+    /// How the values of `game` are found, for people (`"the solved table"`, `"… playouts …"`).
+    fn method(&self, game: &G) -> String;
 
     /// The sides' chances at each of `positions`, with `playouts` playouts each (ignored when
     /// exact); `key` names the comparison, so that its random numbers are its own.
@@ -126,7 +142,7 @@ impl<G: Roster> Values<G> for Exact {
         true
     }
 
-    fn method(&self) -> String {
+    fn method(&self, _game: &G) -> String {
         "exact: the solved table (perfect play by both sides from every position)".to_owned()
     }
 
@@ -148,12 +164,18 @@ pub struct Playouts {
     pub seed: Seed,
     /// The rollout bot (`Roster::rollout_bot` of the game by default).
     pub bot: String,
+    /// Whether playouts are cut short and scored by the game's calibrated evaluation
+    /// (`Roster::evaluation`) where it has one (the default), rather than played to the end.
+    pub cut: bool,
+    /// The number of actions after which a cut playout is scored (at the next chance node);
+    /// `None`: the evaluation's own `horizon`.
+    pub horizon: Option<usize>,
 }
 
 impl Playouts {
     /// Playouts with `G`'s rollout bot and a fixed seed.
     pub fn new<G: Roster>() -> Playouts {
-        Playouts { seed: Seed([0x6d; 32]), bot: G::rollout_bot().to_owned() }
+        Playouts { seed: Seed([0x6d; 32]), bot: G::rollout_bot().to_owned(), cut: true, horizon: None }
     }
 
     /// One playout from `state` with streams `(key, index)`: each side's result.
@@ -171,8 +193,24 @@ impl Playouts {
         let mut state = state.clone();
         let mut legal = Vec::new();
         let mut outcomes: Vec<(G::Action, Weight)> = Vec::new();
-        for _ in 0..PLAYOUT_LIMIT {
-            let action = match game.turn(&state) {
+        let cut = if self.cut { game.evaluation() } else { None };
+        let horizon = cut.map_or(PLAYOUT_LIMIT, |e| self.horizon.unwrap_or(e.horizon));
+        let mut features = Vec::new();
+        for played in 0..PLAYOUT_LIMIT {
+            let turn = game.turn(&state);
+            if let Some(evaluation) = cut
+                && played >= horizon
+                && turn == Turn::Chance
+            {
+                let mut chances = Vec::with_capacity(sides);
+                game.evaluation_features(&state, &mut features);
+                chances_from(&features, evaluation.weights, &mut chances);
+                // (A game whose features do not cover every side plays on to the end.)
+                if chances.len() == sides {
+                    return chances;
+                }
+            }
+            let action = match turn {
                 Turn::Terminal => return result_values(game.outcome(&state).as_ref(), sides),
                 Turn::Chance => {
                     game.chance_outcomes(&state, &mut outcomes);
@@ -221,16 +259,25 @@ impl<G: Roster> Values<G> for Playouts {
         false
     }
 
-    fn method(&self) -> String {
+    fn method(&self, game: &G) -> String {
+        let cut = match game.evaluation().filter(|_| self.cut) {
+            Some(e) => format!(
+                ", each cut after {} actions and scored by the game's fitted evaluation (its bias, {:.2} points rms against whole playouts, is added to every interval)",
+                self.horizon.unwrap_or(e.horizon),
+                e.bias
+            ),
+            None => ", each to the end of the game".to_owned(),
+        };
         format!(
-            "estimated: Monte Carlo playouts, every seat played by the `{}` bot, the same dice for every position compared (common random numbers); 95 % intervals: a chance ± its sampling error and a {:.0}-point model margin, a loss ± its sampling error (as if every seat played on like the bot)",
+            "estimated: Monte Carlo playouts, every seat played by the `{}` bot{cut}, the same dice for every position compared (common random numbers); 95 % intervals: a chance ± its sampling error and a {:.0}-point model margin, a loss ± its sampling error (as if every seat played on like the bot)",
             self.bot,
             100.0 * MODEL_MARGIN
         )
     }
 
     fn compare(&self, game: &G, positions: &[G::State], playouts: usize, key: u64) -> Compared {
-        let mut compared = Compared { means: Vec::new(), samples: Vec::new() };
+        let bias = if self.cut { game.evaluation().map_or(0.0, |e| e.bias) } else { 0.0 };
+        let mut compared = Compared { means: Vec::new(), samples: Vec::new(), floor: Z95 * bias / 100.0 };
         self.extend(game, positions, &mut compared, playouts.max(2), key);
         compared
     }

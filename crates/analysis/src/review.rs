@@ -393,7 +393,7 @@ pub fn review<G: Roster>(
     let summary = summarise(&sides, (&initial.means[0], &initial_margins), &result, &moves, &chance);
     Some(Review {
         exact: values.exact(),
-        method: values.method(),
+        method: values.method(game),
         sides,
         finished,
         thresholds: THRESHOLDS,
@@ -616,10 +616,12 @@ fn outcome_positions<G: Roster>(
     Some((positions, ranges))
 }
 
-/// Adds playouts until `margin` is within the target or the most is reached. A margin shrinks
-/// as 1/√n, so each step adds what the margin so far says is needed (with a tenth more, and at
-/// least a quarter of what there is, so that a margin measured a little low does not lead to
-/// many small steps); doubling instead would overshoot by up to half.
+/// Adds playouts until `margin` is within the target or the most is reached. A margin's
+/// sampling part shrinks as 1/√n, so each step adds what the margin so far says is needed (with
+/// a tenth more, and at least a quarter of what there is, so that a margin measured a little low
+/// does not lead to many small steps); doubling instead would overshoot by up to half. The part
+/// that does not shrink (the [floor](Compared::floor) of cut playouts) is taken off first; where
+/// it leaves less than half the target, the sampling error is brought to half the target.
 fn refine<G: Game>(
     values: &dyn Values<G>,
     game: &G,
@@ -635,7 +637,13 @@ fn refine<G: Game>(
         if compared.is_exact() || n >= precision.most || now <= precision.target {
             return;
         }
-        let needed = (n as f64 * (now / precision.target).powi(2) * 1.1).ceil() as usize;
+        let floor = 100.0 * compared.floor();
+        let sampling = (now * now - floor * floor).max(0.0).sqrt();
+        let goal = (precision.target.powi(2) - floor * floor).max(precision.target.powi(2) / 4.0).sqrt();
+        if sampling <= goal {
+            return;
+        }
+        let needed = (n as f64 * (sampling / goal).powi(2) * 1.1).ceil() as usize;
         let more = needed.saturating_sub(n).max(n / 4).max(1).min(precision.most - n);
         values.extend(game, positions, compared, more, key);
     }

@@ -13,6 +13,7 @@
 //! bots for each game.
 
 pub mod dice_poker;
+pub mod evaluation;
 pub mod expectimax;
 pub mod ludo;
 pub mod ur;
@@ -21,6 +22,7 @@ pub mod yut;
 use madang_core::Game;
 use madang_seed::{Stream, uniform_below};
 
+pub use evaluation::{Evaluation, chances_from};
 pub use expectimax::{Evaluator, Expectimax};
 
 /// A computer player.
@@ -117,6 +119,19 @@ pub trait Roster: Game {
     /// order), with perfect play afterwards, where a solved table is loaded; `None` otherwise.
     fn win_chances_after(&self, _state: &Self::State, _legal: &[Self::Action]) -> Option<Vec<f64>> {
         None
+    }
+
+    /// The calibrated evaluation ([`evaluation`]) with which the analysis's playouts are cut
+    /// short, where the game has one; `None`: playouts run to the end of the game.
+    fn evaluation(&self) -> Option<Evaluation> {
+        None
+    }
+
+    /// Writes the evaluation's features of every side at `state` into `out` (cleared first):
+    /// side 0's `Evaluation::names.len()` values, then side 1's, …; nothing when the game has
+    /// no evaluation. `state` is a position where a roll or throw is awaited.
+    fn evaluation_features(&self, _state: &Self::State, out: &mut Vec<f64>) {
+        out.clear();
     }
 }
 

@@ -12,10 +12,13 @@
 //! bot's `bot:SEAT` stream, made only when two or more moves tie.
 
 use madang_core::Game;
-use madang_ludo::{Ludo, LudoAction, LudoState, MoveEffect, PIECES, SEATS, is_safe, progress_on, track_square};
+use madang_ludo::{
+    BASE, GOAL, LAST_TRACK, Ludo, LudoAction, LudoState, MoveEffect, PIECES, SEATS, TRACK_LEN, is_safe, progress_on,
+    track_square,
+};
 use madang_seed::{Stream, uniform_below};
 
-use crate::{Bot, BotError, RandomBot, Roster};
+use crate::{Bot, BotError, Evaluation, RandomBot, Roster};
 
 /// The priority values of `normal` and `hard` (ludo.md "CPU levels").
 pub mod priority {
@@ -204,9 +207,77 @@ impl Bot<Ludo> for Advance {
     }
 }
 
+/// Ludo's evaluation (`Roster::evaluation`): the features of a seat, their weights fitted on
+/// games between `normal` bots (`docs/analysis.md`, "A faster estimator").
+pub const EVALUATION: Evaluation = Evaluation {
+    names: &["steps", "race", "base", "exposed", "threatened", "column", "wait"],
+    weights: &[4.3878, -0.8965, 0.0374, -0.0542, -0.0941, 0.1457, -0.0205],
+    horizon: 120,
+    bias: 0.45,
+};
+
+/// Steps a piece at `progress` still has to go to the goal; one more than from the start square
+/// for a piece in base (it needs a 6 to come out).
+fn steps_to_go(progress: i8) -> f64 {
+    f64::from(GOAL - progress.max(BASE))
+}
+
+/// The features of [`EVALUATION`] for each seat, in seat order: its steps to go (hundreds),
+/// the same over the square root of the seats' mean steps to go plus 20 (a race is decided by
+/// differences of the order of its spread, which shrinks as the race shortens), pieces in base,
+/// pieces on unsafe track squares, those of them with an enemy piece 1-6 squares behind that
+/// can reach them, pieces in the home column (they need an exact roll), and how many turns
+/// before the seat rolls (0 for the seat to roll).
+pub fn features(state: &LudoState, out: &mut Vec<f64>) {
+    out.clear();
+    let steps: Vec<f64> = state.progress.iter().map(|pieces| pieces.iter().map(|&p| steps_to_go(p)).sum()).collect();
+    let mean = steps.iter().sum::<f64>() / SEATS as f64;
+    let scale = (mean + 20.0).sqrt();
+    for (seat, pieces) in state.progress.iter().enumerate() {
+        let (mut base, mut exposed, mut threatened, mut column) = (0.0, 0.0, 0.0, 0.0);
+        for &p in pieces {
+            if p == BASE {
+                base += 1.0;
+            } else if p > LAST_TRACK && p < GOAL {
+                column += 1.0;
+            } else if let Some(square) = track_square(seat, p)
+                && !is_safe(square)
+            {
+                exposed += 1.0;
+                if threatened_on(state, seat, square) {
+                    threatened += 1.0;
+                }
+            }
+        }
+        let wait = (seat + SEATS - usize::from(state.to_move)) % SEATS;
+        out.extend([steps[seat] / 100.0, steps[seat] / scale, base, exposed, threatened, column, wait as f64]);
+    }
+}
+
+/// Whether an enemy of `seat` has a piece 1-6 squares behind track square `square` that can
+/// reach it (it would not turn into its home column first).
+fn threatened_on(state: &LudoState, seat: usize, square: u8) -> bool {
+    state.progress.iter().enumerate().filter(|&(enemy, _)| enemy != seat).any(|(enemy, pieces)| {
+        pieces.iter().any(|&p| {
+            track_square(enemy, p).is_some_and(|at| {
+                let distance = (i16::from(square) - i16::from(at)).rem_euclid(i16::from(TRACK_LEN));
+                (1..=6).contains(&distance) && i16::from(p) + distance <= i16::from(LAST_TRACK)
+            })
+        })
+    })
+}
+
 impl Roster for Ludo {
     fn rollout_bot() -> &'static str {
         "normal"
+    }
+
+    fn evaluation(&self) -> Option<Evaluation> {
+        Some(EVALUATION)
+    }
+
+    fn evaluation_features(&self, state: &LudoState, out: &mut Vec<f64>) {
+        features(state, out);
     }
 
     fn bot_names() -> &'static [&'static str] {

@@ -9,9 +9,11 @@
 
 use madang_core::{Game, Outcome, Turn};
 use madang_seed::{Stream, uniform_below};
-use madang_yut::{Exit, MO_CORNER, Phase, Stick, Yut, YutAction, YutState, branch_choices, steps_to_finish};
+use madang_yut::{
+    Exit, MO_CORNER, Phase, Stick, Yut, YutAction, YutOptions, YutState, branch_choices, steps_to_finish,
+};
 
-use crate::{Bot, BotError, Evaluator, Expectimax, RandomBot, Roster, parse_depth};
+use crate::{Bot, BotError, Evaluation, Evaluator, Expectimax, RandomBot, Roster, parse_depth};
 
 /// Fewest forward steps the pieces of `side` still need (a piece in hand: to 모, then on),
 /// following the route a unit on a branch has chosen.
@@ -214,9 +216,80 @@ fn forward_station(station: u8, route: Option<u8>, trail: &[u8], steps: u8) -> O
     Some(position)
 }
 
+/// The names of Yut's evaluation features ([`features`]).
+const FEATURE_NAMES: &[&str] = &["steps", "race", "hand", "stacked", "threatened", "banked", "wait"];
+
+/// Yut's evaluations (`Roster::evaluation`) for 3 and 4 players, their weights fitted on games
+/// between `heuristic` bots under the default rules with that many players (`docs/analysis.md`,
+/// "A faster estimator"). Other rules (any option changed, two players, team modes) have none:
+/// their playouts run to the end (two-player games are short enough).
+pub const EVALUATIONS: [Evaluation; 2] = [
+    Evaluation {
+        names: FEATURE_NAMES,
+        weights: &[21.3210, -1.9042, 0.0355, 0.4713, -0.1236, 0.0993, -0.0577],
+        horizon: 80,
+        bias: 0.05,
+    },
+    Evaluation {
+        names: FEATURE_NAMES,
+        weights: &[20.3384, -1.9183, 0.0519, 0.4204, -0.1372, 0.0990, -0.0400],
+        horizon: 80,
+        bias: 0.44,
+    },
+];
+
+/// The features of Yut's evaluation for each side, in side order, at a position where a throw
+/// is awaited (nothing once the ceremony is still on or a side has finished: such playouts run
+/// to the end): its steps left ([`steps_left`], hundreds), the same over the square root of
+/// the sides' mean steps left plus 10 (a race is decided by differences of the order of its
+/// spread), pieces in hand, pieces carried by another (a stack of k counts k − 1), the steps (and bonus throw) the side to throw is expected to
+/// capture from it with one throw (the expectimax evaluation's threat), the forward steps the
+/// side to throw has banked from earlier throws of its turn, and how many turns before the
+/// side throws (0 for the side to throw).
+pub fn features(game: &Yut, state: &YutState, out: &mut Vec<f64>) {
+    out.clear();
+    if state.ceremony.is_some() || state.order.is_empty() || !state.finished_sides.is_empty() {
+        return;
+    }
+    let sides = state.sides.len();
+    let players = game.settings().players;
+    let (thrower, _) = game.seat_at(state, state.position);
+    let steps: Vec<f64> = (0..sides).map(|side| f64::from(steps_left(game, state, side))).collect();
+    let scale = (steps.iter().sum::<f64>() / sides as f64 + 10.0).sqrt();
+    let banked: f64 = state.pool.iter().map(|r| f64::from(r.steps().max(0))).sum();
+    for (side, &left) in steps.iter().enumerate() {
+        let wait = (0..players)
+            .position(|k| game.seat_at(state, (state.position + k) % players).0 == side)
+            .unwrap_or(usize::from(players));
+        let threatened = if side == thrower { 0.0 } else { threat(game, state, side, thrower) };
+        out.extend([
+            left / 100.0,
+            left / scale,
+            f64::from(state.sides[side].hand.count_ones()),
+            state.sides[side].units.iter().map(|u| f64::from(u.size()) - 1.0).sum(),
+            threatened,
+            if side == thrower { banked } else { 0.0 },
+            wait as f64,
+        ]);
+    }
+}
+
 impl Roster for Yut {
     fn rollout_bot() -> &'static str {
         "heuristic"
+    }
+
+    fn evaluation(&self) -> Option<Evaluation> {
+        let players = self.settings().players;
+        let defaults = YutOptions::default().settings(Some(usize::from(players))).ok()?;
+        if *self.settings() != defaults {
+            return None;
+        }
+        EVALUATIONS.get(usize::from(players).checked_sub(3)?).copied()
+    }
+
+    fn evaluation_features(&self, state: &YutState, out: &mut Vec<f64>) {
+        features(self, state, out);
     }
 
     fn bot_names() -> &'static [&'static str] {

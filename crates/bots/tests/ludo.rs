@@ -247,3 +247,43 @@ fn roster_names_every_level() {
     let error = Ludo.bot("expert").err().expect("unknown").to_string();
     assert!(error.contains("expert") && error.contains("hard") && error.contains("advance"), "{error}");
 }
+
+/// The evaluation's features (`madang_bots::ludo::features`), worked out by hand: steps to go
+/// (a piece in base 57), the race feature steps / √(mean steps + 20), pieces in base, on unsafe
+/// track squares, of those with an enemy 1-6 squares behind that can reach them, in the home
+/// column, and turns before the seat rolls.
+#[test]
+fn evaluation_features_worked_out_by_hand() {
+    let state = LudoState {
+        progress: [[B, 0, 10, 40], [G, G, 1, B], [B, B, B, 16], [20, 50, 51, G]],
+        to_move: 2,
+        ..LudoState::new()
+    };
+    // Steps: 57 + 56 + 46 + 16 = 175; 112; 57 · 3 + 40 = 211; 36 + 6 + 5 = 47. Mean 136.25, so
+    // the race's scale is √156.25 = 12.5.
+    // Squares: seat 0's pieces on 0 (its start, safe), 10 and 40; seat 1's on 14; seat 2's on
+    // 42; seat 3's on 7 and 37, and one in its home column.
+    // Threats: 10 by seat 3 on 7 (3 behind, progress 20 + 3 ≤ 50); 40 by nobody (seat 3 on 37
+    // would turn into its home column: 50 + 3 > 50); 14 by seat 0 on 10; 42 by seat 0 on 40
+    // (seat 3 on 37 again cannot); 7 and 37 by nobody.
+    let expected = [
+        [1.75, 14.0, 1.0, 2.0, 1.0, 0.0, 2.0],
+        [1.12, 8.96, 1.0, 1.0, 1.0, 0.0, 3.0],
+        [2.11, 16.88, 3.0, 1.0, 1.0, 0.0, 0.0],
+        [0.47, 3.76, 0.0, 2.0, 0.0, 1.0, 1.0],
+    ];
+    let mut features = Vec::new();
+    madang_bots::ludo::features(&state, &mut features);
+    assert_eq!(features.len(), 4 * madang_bots::ludo::EVALUATION.names.len());
+    for (seat, row) in expected.iter().enumerate() {
+        for (k, want) in row.iter().enumerate() {
+            let got = features[seat * row.len() + k];
+            assert!(close(got, *want), "seat {seat}, {}: {got} against {want}", madang_bots::ludo::EVALUATION.names[k]);
+        }
+    }
+    // The chances sum to 1, and the seat far ahead in the race (seat 3) is the favourite.
+    let mut chances = Vec::new();
+    madang_bots::chances_from(&features, madang_bots::ludo::EVALUATION.weights, &mut chances);
+    assert!(close(chances.iter().sum(), 1.0));
+    assert!((0..3).all(|s| chances[3] > chances[s]), "{chances:?}");
+}

@@ -357,7 +357,7 @@ export default {
     'review.thresholds': 'A move is graded by the winning chance it gave away against the best move, in percentage points: best below {best}, excellent below {excellent}, good below {good}, inaccuracy below {inaccuracy}, mistake below {mistake}, blunder from {mistake}.',
     'review.thresholds_estimated': 'With estimates, a move is best when the playouts find no better one.',
     'review.method.exact': 'Method: exact — the solved table (perfect play by both sides from every position).',
-    'review.method.estimated': 'Method: estimated — {n} Monte Carlo playouts, each position compared played on by the computer with the same rolls and throws; ± margins are 95 % intervals. A winning chance’s margin includes how far the computer’s play can be from good play; a move’s loss is measured as if the computer played on.',
+    'review.method.estimated': 'Method: estimated — {n} Monte Carlo playouts, each position compared played on by the computer with the same rolls and throws, to the end of the game or, where the game has a fitted evaluation, for a set number of moves and then scored by it; ± margins are 95 % intervals. A winning chance’s margin includes how far the computer’s play can be from good play; a move’s loss is measured as if the computer played on.',
   },
   ko: {
     'app.title': '마당 — 주사위와 말판 놀이',
@@ -715,6 +715,6 @@ export default {
     'review.thresholds': '최선의 수와 비교해 잃은 승률(%p)로 평가합니다: {best} 미만 최선, {excellent} 미만 훌륭함, {good} 미만 좋음, {inaccuracy} 미만 부정확, {mistake} 미만 실수, {mistake} 이상 대실수.',
     'review.thresholds_estimated': '추정할 때는 시뮬레이션에서 더 나은 수가 없으면 최선입니다.',
     'review.method.exact': '방법: 정확한 값 — 풀이표(모든 국면에서 양쪽이 완벽하게 둘 때의 승률).',
-    'review.method.estimated': '방법: 추정 — 몬테카를로 시뮬레이션 {n}판. 비교하는 국면마다 컴퓨터가 같은 운으로 끝까지 두어 봅니다. ± 오차는 95 % 구간입니다. 승률의 오차에는 컴퓨터의 수가 좋은 수와 다를 수 있는 만큼이 들어 있고, 수의 손실은 그 뒤를 컴퓨터가 둔다고 보고 잰 값입니다.',
+    'review.method.estimated': '방법: 추정 — 몬테카를로 시뮬레이션 {n}판. 비교하는 국면마다 컴퓨터가 같은 운으로 이어서 둡니다. 게임이 끝날 때까지 두거나, 맞춰 둔 평가식이 있는 게임은 정해진 수만큼 둔 뒤 그 평가식으로 셈합니다. ± 오차는 95 % 구간입니다. 승률의 오차에는 컴퓨터의 수가 좋은 수와 다를 수 있는 만큼이 들어 있고, 수의 손실은 그 뒤를 컴퓨터가 둔다고 보고 잰 값입니다.',
   },
 };
