@@ -12,6 +12,8 @@ use madang_ludo::Ludo;
 use madang_ur::{Dice, PathKind, Preset, Ur, UrOptions};
 use madang_yut::{Exit, Finish, Mode, NakRule, Order, Shortcuts, Stacking, Teammate, Yut, YutOptions};
 use serde::Serialize;
+
+use crate::skins::Skins;
 use serde_json::{Value, json};
 
 /// A way to play a game.
@@ -66,6 +68,8 @@ pub struct GameInfo {
     /// "values"` (enum) or `"min", "max"` (integer, fraction), `"default", "depends_on"?,
     /// "note"?}` (`docs/api.md`, "Catalogue").
     pub options: Vec<Value>,
+    /// The looks its sides and board can be given (`None`: the game has none).
+    pub skins: Option<Skins>,
 }
 
 /// One game's declaration: its [`GameInfo`], the seat counts its rules allow, its board data.
@@ -123,6 +127,7 @@ impl Describe for Ur {
             endings: vec![Ending::Resign, Ending::Leave, Ending::DrawOffer],
             players: Players { default: 2, allowed: vec![2], note: None },
             pieces_by_id: false,
+            skins: None,
             options: vec![
                 option(
                     name,
@@ -166,6 +171,7 @@ impl Describe for Yut {
                 note: Some("2-4 with mode \"individual\"; 4, 6 or 8 (teams of 2) in the team modes, default 4"),
             },
             pieces_by_id: true,
+            skins: Some(crate::skins::yut()),
             options: vec![
                 option(
                     name,
@@ -226,6 +232,7 @@ impl Describe for Ludo {
             endings: vec![Ending::Leave],
             players: Players { default: 4, allowed: vec![4], note: None },
             pieces_by_id: true,
+            skins: None,
             options: Vec::new(),
         }
     }
@@ -244,6 +251,7 @@ impl Describe for DicePoker {
             endings: vec![Ending::Resign, Ending::Leave],
             players: Players { default: 2, allowed: vec![2], note: None },
             pieces_by_id: false,
+            skins: None,
             options: vec![
                 option(name, "board", enumeration(&[BoardKind::A, BoardKind::B], BoardKind::default())),
                 option(name, "tokens", boolean(false)),

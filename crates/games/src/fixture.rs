@@ -179,6 +179,7 @@ impl Describe for Coin {
             players: Players { default: 2, allowed: vec![2], note: None },
             pieces_by_id: false,
             options: Vec::new(),
+            skins: None,
         }
     }
 

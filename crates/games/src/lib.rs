@@ -13,11 +13,13 @@ mod describe;
 #[cfg(feature = "fixture")]
 pub mod fixture;
 mod record;
+mod skins;
 mod view;
 
 pub use describe::{Describe, Ending, GameInfo, PlayMode, Players};
 pub use madang_analysis::{Grade, MoveReview, Precision, Review};
 pub use record::{End, EndReason, Record, RecordError};
+pub use skins::{SideSkin, Skin, SkinChange, SkinChoice, SkinError, Skins};
 pub use view::{ChanceOption, View};
 
 /// An event as `madang replay`, the server and its clients show it: the game's typed event

@@ -3,7 +3,7 @@
 //! message keys, board data) and its bots (levels, bot names, solved rules). No game is named
 //! here: every answer comes through `madang_games::visit`.
 
-use madang_games::{Describe, Ending, GameInfo, PlayMode, RecordError, Visitor};
+use madang_games::{Describe, Ending, GameInfo, PlayMode, RecordError, Skins, Visitor};
 use serde_json::{Value, json};
 
 /// A game's declaration, as the server needs it without the game's type.
@@ -24,6 +24,11 @@ fn info(game: &str) -> Option<GameInfo> {
 /// Whether a game's `pieces` lists pieces by id (so annotated moves can name them).
 pub fn pieces_by_id(game: &str) -> bool {
     info(game).is_some_and(|i| i.pieces_by_id)
+}
+
+/// The skins `game` offers (`None` for a game without, or an unknown game).
+pub fn skins(game: &str) -> Option<Skins> {
+    info(game).and_then(|i| i.skins)
 }
 
 /// Whether a person may choose `ending` in `game`.
@@ -76,6 +81,7 @@ impl Visitor for Entry {
             "solved": solved,
             "endings": info.endings,
             "pieces_by_id": info.pieces_by_id,
+            "skins": info.skins,
             "board": game.board_value(),
         })
     }

@@ -58,6 +58,19 @@ pub enum Command {
         #[serde(default)]
         level: Option<String>,
     },
+    /// Lobby: the look of the seat's side (its colour, its piece set) and, for the host, the
+    /// board (`docs/api.md`, "Skins"); at least one of the three.
+    Skin {
+        /// A colour id of the game's skins.
+        #[serde(default)]
+        colour: Option<String>,
+        /// A piece set id.
+        #[serde(default)]
+        pieces: Option<String>,
+        /// A board id (host only).
+        #[serde(default)]
+        board: Option<String>,
+    },
     /// Host, lobby: start the game.
     Start {
         /// Give every open seat to the computer at this level first.
@@ -86,6 +99,9 @@ pub enum Command {
     DrawDecline {},
     /// After a game: play again with the same seats.
     Rematch {},
+    /// After a game: the room goes back to its lobby with its seats, teams and skins, for the
+    /// next round (everyone readies again, the host starts).
+    NextRound {},
     /// A chat line.
     Chat {
         /// The text.
@@ -124,6 +140,8 @@ impl Command {
             Command::DrawAccept {} => "draw_accept",
             Command::DrawDecline {} => "draw_decline",
             Command::Rematch {} => "rematch",
+            Command::NextRound {} => "next_round",
+            Command::Skin { .. } => "skin",
             Command::Chat { .. } => "chat",
             Command::HandToCpu { .. } => "hand_to_cpu",
         }

@@ -13,7 +13,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use axum::http::StatusCode;
-use madang_games::{EndReason, Ending};
+use madang_games::{EndReason, Ending, SkinChange, SkinChoice, SkinError};
 use madang_seed::Seed;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -170,6 +170,19 @@ pub enum RoomEvent {
     },
     /// After a game, the room is back in its lobby.
     Lobby,
+    /// A player's side (or, from the host, the board) looks different now: the whole new
+    /// choice.
+    Skins {
+        /// The seat that chose.
+        seat: usize,
+        /// Every side's look and the board.
+        skins: SkinChoice,
+    },
+    /// After a game, a player took the room back to its lobby for the next round.
+    NextRound {
+        /// The seat.
+        seat: usize,
+    },
     /// The room has closed for good.
     Closed {
         /// Why.
@@ -262,6 +275,10 @@ pub struct Saved {
     pub games: Vec<String>,
     /// Every seat, in the game's order.
     pub seats: Vec<SavedSeat>,
+    /// The sides' looks and the board, for a game with skins (absent in documents stored
+    /// before skins: the defaults).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skins: Option<SkinChoice>,
 }
 
 /// A stored seat.
@@ -335,6 +352,8 @@ pub struct RoomState {
     pub games: Vec<String>,
     /// The seat with an open draw offer.
     pub draw_offer: Option<usize>,
+    /// The sides' looks and the board (`None` for a game without skins).
+    pub skins: Option<SkinChoice>,
     /// When the turn timer runs out (ms since the epoch).
     pub deadline: Option<i64>,
     /// People who joined so far.
@@ -364,6 +383,26 @@ pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 
 fn conflict(code: &'static str, message: impl Into<String>) -> RoomError {
     ApiError::new(StatusCode::CONFLICT, code, message)
+}
+
+/// A refused skin choice: `skin_taken` (409) when another side has it, else `bad_skin` (422).
+fn skin_error(error: &SkinError) -> RoomError {
+    match error {
+        SkinError::Taken { .. } => conflict("skin_taken", error.to_string()),
+        _ => ApiError::unprocessable("bad_skin", error.to_string()),
+    }
+}
+
+/// The default looks of a new room's sides (`side_names` in seat order, repeated in team
+/// games), when its game has skins.
+fn default_skins(game: &str, side_names: &[String]) -> Option<SkinChoice> {
+    let mut sides: Vec<String> = Vec::new();
+    for side in side_names {
+        if !sides.contains(side) {
+            sides.push(side.clone());
+        }
+    }
+    crate::catalogue::skins(game).and_then(|skins| skins.defaults(&sides).ok())
 }
 
 /// The first character of `text` that would reorder or hide text around it: the bidi
@@ -423,6 +462,7 @@ impl RoomState {
             return Err(ApiError::unprocessable("bad_seat", format!("no seat {seat} in this room")));
         }
         let at = settings.created;
+        let skins = default_skins(&settings.game, &sides);
         let state = RoomState {
             settings,
             template,
@@ -432,6 +472,7 @@ impl RoomState {
             game: None,
             games: Vec::new(),
             draw_offer: None,
+            skins,
             deadline: None,
             joins: 0,
             closed: false,
@@ -499,6 +540,11 @@ impl RoomState {
             Some(live) if live.core.ended() => Status::Finished,
             Some(_) => Status::Playing,
         };
+        // Stored looks that the game's skins no longer allow fall back to the defaults.
+        let skins = match (crate::catalogue::skins(&settings.game), saved.skins) {
+            (Some(offered), Some(stored)) if offered.check(&stored).is_ok() => Some(stored),
+            _ => default_skins(&settings.game, &sides),
+        };
         let mut state = RoomState {
             settings,
             template,
@@ -508,6 +554,7 @@ impl RoomState {
             game,
             games: saved.games,
             draw_offer: if status == Status::Playing { saved.draw_offer } else { None },
+            skins,
             deadline: None,
             joins: saved.joins,
             closed: false,
@@ -554,6 +601,7 @@ impl RoomState {
             draw_offer: self.draw_offer,
             games: self.games.clone(),
             seats,
+            skins: self.skins.clone(),
         }
     }
 
@@ -697,6 +745,7 @@ impl RoomState {
             deadline: self.deadline,
             draw_offer: self.draw_offer.map(|s| self.seats[s].name.as_str()),
             seats: &self.seats,
+            skins: self.skins.as_ref(),
             games: &self.games,
             state,
             created: s.created,
@@ -841,6 +890,25 @@ impl RoomState {
                     (None, Occupant::Cpu(_)) => events.push(RoomEvent::Cpu { seat: index, level: None }),
                     (None, _) => return Err(conflict("not_cpu", format!("seat {target} is not a computer seat"))),
                 }
+            }
+            Command::Skin { colour, pieces, board } => {
+                self.require(Status::Lobby, "choosing skins")?;
+                if board.is_some() {
+                    self.require_host(seat)?;
+                }
+                let (Some(offered), Some(current)) = (crate::catalogue::skins(&self.settings.game), &self.skins) else {
+                    return Err(skin_error(&SkinError::NoSkins));
+                };
+                let change = SkinChange { colour: colour.clone(), pieces: pieces.clone(), board: board.clone() };
+                let skins = offered.change(current, &self.seats[seat].side, &change).map_err(|e| skin_error(&e))?;
+                if &skins == current {
+                    return Err(conflict("duplicate", "your side already looks like this"));
+                }
+                events.push(RoomEvent::Skins { seat, skins });
+            }
+            Command::NextRound {} => {
+                self.require(Status::Finished, "the next round")?;
+                events.push(RoomEvent::NextRound { seat });
             }
             Command::Start { fill_cpu } => {
                 self.require_host(seat)?;
@@ -1172,15 +1240,17 @@ impl RoomState {
                 json!({"type": "left", "seat": name(self, seat)})
             }
             RoomEvent::Lobby => {
-                self.status = Status::Lobby;
-                self.deadline = None;
-                for s in &mut self.seats {
-                    if let Occupant::Human(h) = &mut s.occupant {
-                        h.ready = false;
-                        h.rematch = false;
-                    }
-                }
+                self.back_to_lobby();
                 json!({"type": "lobby"})
+            }
+            RoomEvent::NextRound { seat } => {
+                self.back_to_lobby();
+                json!({"type": "next_round", "seat": name(self, seat)})
+            }
+            RoomEvent::Skins { seat, skins } => {
+                let body = json!({"type": "skin", "seat": name(self, seat), "skins": skins});
+                self.skins = Some(skins);
+                body
             }
             RoomEvent::Closed { reason } => {
                 self.closed = true;
@@ -1280,6 +1350,18 @@ impl RoomState {
         vec![Announce::Room(announce)]
     }
 
+    /// Back in the lobby after a game: seats, teams and skins stay, everyone readies again.
+    fn back_to_lobby(&mut self) {
+        self.status = Status::Lobby;
+        self.deadline = None;
+        for s in &mut self.seats {
+            if let Occupant::Human(h) = &mut s.occupant {
+                h.ready = false;
+                h.rematch = false;
+            }
+        }
+    }
+
     /// Sets the turn timer's deadline for the seat to act (a person's, with the timer on).
     fn rearm(&mut self, now: i64) {
         self.deadline = None;
@@ -1308,6 +1390,7 @@ pub struct SnapshotRef<'a> {
     deadline: Option<i64>,
     draw_offer: Option<&'a str>,
     seats: &'a [SeatState],
+    skins: Option<&'a SkinChoice>,
     games: &'a [String],
     state: Option<StateRef<'a>>,
     created: i64,
@@ -1607,6 +1690,114 @@ mod tests {
         // A zero-width joiner between two visible characters (an emoji sequence) passes.
         assert_eq!(chat("👩\u{200D}💻"), "ok");
         assert_eq!(chat("\u{200D}x"), "bad_chat");
+    }
+
+    /// A room of Yut Nori for two sides: the host (player `h`) holds A, player `g` holds B.
+    fn yut_room() -> RoomState {
+        let mut settings = settings(None);
+        settings.game = "yut".into();
+        settings.rules = json!({"pieces": 1});
+        let (mut room, events) =
+            RoomState::new(settings, &HashMap::new(), (0, "h".into(), "Host".into(), token_hash("th")))
+                .expect("a room");
+        take(&mut room, events);
+        let events = room.join("g", "Guest", None, token_hash("tg"), NOW).expect("the guest joins");
+        take(&mut room, events);
+        room
+    }
+
+    fn skin(colour: Option<&str>, pieces: Option<&str>, board: Option<&str>) -> Command {
+        Command::Skin { colour: colour.map(Into::into), pieces: pieces.map(Into::into), board: board.map(Into::into) }
+    }
+
+    fn look(room: &RoomState, side: &str) -> (String, String) {
+        let s = &room.skins.as_ref().expect("skins").sides[side];
+        (s.colour.clone(), s.pieces.clone())
+    }
+
+    #[test]
+    fn each_side_chooses_its_look_no_two_alike_and_the_host_the_board() {
+        let mut room = yut_room();
+        // Issue 18 / docs/api.md "Skins": side i starts with the i-th colour and piece set.
+        assert_eq!(look(&room, "A"), ("red".into(), "disc".into()));
+        assert_eq!(look(&room, "B"), ("blue".into(), "horse".into()));
+        assert_eq!(room.skins.as_ref().expect("skins").board, "wood");
+        // B may not take A's colour or pieces: refused, nothing changes.
+        let before = room.skins.clone();
+        let refused = room.handle(1, None, &skin(Some("red"), None, None), &at(NOW));
+        assert_eq!(refused.as_ref().err().map(|e| (e.code, e.status)), Some(("skin_taken", StatusCode::CONFLICT)));
+        assert_eq!(
+            refused.err().map(|e| e.message),
+            Some("side A already has the colour red: no two sides alike".into())
+        );
+        assert_eq!(code(room.handle(1, None, &skin(None, Some("disc"), None), &at(NOW))), "skin_taken");
+        assert_eq!(code(room.handle(1, None, &skin(Some("pink"), None, None), &at(NOW))), "bad_skin");
+        assert_eq!(code(room.handle(1, None, &skin(None, None, None), &at(NOW))), "bad_skin");
+        // Only the host chooses the board.
+        assert_eq!(code(room.handle(1, None, &skin(None, None, Some("mat")), &at(NOW))), "not_host");
+        assert_eq!(room.skins, before);
+        let events = room.handle(1, None, &skin(Some("green"), Some("flower"), None), &at(NOW)).expect("free");
+        assert_eq!(take(&mut room, events), ["skin"]);
+        assert_eq!(look(&room, "B"), ("green".into(), "flower".into()));
+        assert_eq!(code(room.handle(1, None, &skin(Some("green"), None, None), &at(NOW))), "duplicate");
+        // Blue is free again: A takes it, and the host sets the board.
+        let events = room.handle(0, None, &skin(Some("blue"), None, Some("hanji")), &at(NOW)).expect("host");
+        take(&mut room, events);
+        assert_eq!(look(&room, "A"), ("blue".into(), "disc".into()));
+        assert_eq!(room.skins.as_ref().expect("skins").board, "hanji");
+        // Everyone sees the choices in the snapshot; the stored document keeps them.
+        let nicknames = room.nicknames();
+        let snapshot = serde_json::to_value(room.snapshot(3, &nicknames)).expect("json");
+        assert_eq!(snapshot["skins"]["sides"]["B"], json!({"colour": "green", "pieces": "flower"}));
+        let saved: Saved = serde_json::from_str(&serde_json::to_string(&room.saved()).expect("json")).expect("back");
+        assert_eq!(saved.skins, room.skins);
+        // Skins are chosen in the lobby only.
+        let events = room.handle(1, None, &Command::Ready { ready: true }, &at(NOW)).expect("ready");
+        take(&mut room, events);
+        let events = room.handle(0, None, &Command::Start { fill_cpu: None }, &fresh()).expect("start");
+        take(&mut room, events);
+        assert_eq!(code(room.handle(1, None, &skin(Some("purple"), None, None), &at(NOW))), "wrong_phase");
+    }
+
+    #[test]
+    fn a_game_without_skins_refuses_a_skin_choice() {
+        let room = room(None, true);
+        assert!(room.skins.is_none());
+        assert_eq!(code(room.handle(1, None, &skin(Some("red"), None, None), &at(NOW))), "bad_skin");
+        let nicknames = room.nicknames();
+        assert_eq!(serde_json::to_value(room.snapshot(1, &nicknames)).expect("json")["skins"], Value::Null);
+    }
+
+    #[test]
+    fn the_next_round_keeps_seats_and_skins_and_everyone_readies_again() {
+        let mut room = yut_room();
+        let events = room.handle(1, None, &skin(Some("black"), Some("tile"), None), &at(NOW)).expect("look");
+        take(&mut room, events);
+        assert_eq!(code(room.handle(0, None, &Command::NextRound {}, &at(NOW))), "wrong_phase");
+        let events = room.handle(1, None, &Command::Ready { ready: true }, &at(NOW)).expect("ready");
+        take(&mut room, events);
+        let events = room.handle(0, None, &Command::Start { fill_cpu: None }, &fresh()).expect("start");
+        take(&mut room, events);
+        assert_eq!(code(room.handle(0, None, &Command::NextRound {}, &at(NOW))), "wrong_phase");
+        let events = room.handle(1, None, &Command::Resign {}, &at(NOW)).expect("resign");
+        take(&mut room, events);
+        assert_eq!(room.status, Status::Finished);
+        // The guest asks for the next round: the room is back in its lobby, seats and looks kept.
+        let events = room.handle(1, None, &Command::NextRound {}, &at(NOW)).expect("next round");
+        assert_eq!(take(&mut room, events), ["next_round"]);
+        assert_eq!(room.status, Status::Lobby);
+        assert!(matches!(&room.seats[1].occupant, Occupant::Human(h) if h.player == "g" && !h.ready));
+        assert_eq!(room.host, Some(0));
+        assert_eq!(look(&room, "B"), ("black".into(), "tile".into()));
+        // The host cannot start before the guest is ready again.
+        let mut second = fresh();
+        second.fresh = Some(Fresh { game_id: "00000000000000bb".into(), seed: Seed([8; 32]) });
+        assert_eq!(code(room.handle(0, None, &Command::Start { fill_cpu: None }, &second)), "not_ready");
+        let events = room.handle(1, None, &Command::Ready { ready: true }, &at(NOW)).expect("ready");
+        take(&mut room, events);
+        let events = room.handle(0, None, &Command::Start { fill_cpu: None }, &second).expect("start");
+        assert_eq!(take(&mut room, events), ["started", "entries from 0"]);
+        assert_eq!(room.games, ["00000000000000aa", "00000000000000bb"]);
     }
 
     #[test]

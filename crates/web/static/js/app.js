@@ -24,6 +24,14 @@ import { MODULES } from './games/index.js';
  * @property {string[]} seats the seat names in seat order
  * @property {ActionEntry | null} last the entry that led to `view` (animations), or null
  * @property {number} pace animation length in ms (0: no animation)
+ * @property {Looks | null} [skins] how the sides and the board look (`resolveSkins`), for a
+ *   game with skins; null or absent: the game's own default look
+ *
+ * @typedef {{colour: string, css: string, pieces: string}} Look one side's look: its colour id and
+ *   CSS colour, its piece set id
+ * @typedef {{board: string, sides: Record<string, Look>}} Looks every side's look and the board
+ * @typedef {{board: string, sides: Record<string, {colour: string, pieces: string}>}} SkinChoice
+ *   a choice of skins as the server and `localStorage` keep it (ids only)
  *
  * @typedef {object} SetupSpec the set-up page's layout of a game (what the game offers — modes,
  *   seat counts, seats, options — comes from the server: the catalogue and `POST /api/setup`)
@@ -42,6 +50,8 @@ import { MODULES } from './games/index.js';
  * @property {(info: any) => import('./dom.js').Children[]} rules the rules page, in the current
  *   language (nodes, nested lists allowed), given the game's catalogue entry (its default board)
  * @property {SetupSpec} setup
+ * @property {(look: Look) => Node} [piece] one piece of a side's look, for the skin pickers of
+ *   the set-up page and a room's lobby (games with skins)
  */
 
 /** @type {Record<string, GameModule>} every game's board module, by its record name */
@@ -181,4 +191,124 @@ export function againRequest(state) {
   };
   if (state.players !== null && state.players !== undefined) body.players = state.players;
   return body;
+}
+
+/**
+ * The default skin choice of a game for `sides` (in seat order, each side once): side i gets the
+ * catalogue's i-th colour and piece set, the board is the first (as the server's rooms do).
+ * @param {any} info the catalogue entry (its `skins`)
+ * @param {string[]} sides
+ * @returns {SkinChoice | null}
+ */
+export function defaultSkins(info, sides) {
+  const skins = info.skins;
+  if (!skins || sides.length > skins.colours.length || sides.length > skins.pieces.length) return null;
+  /** @type {SkinChoice['sides']} */
+  const looks = {};
+  sides.forEach((side, i) => (looks[side] = { colour: skins.colours[i].id, pieces: skins.pieces[i].id }));
+  return { board: skins.boards[0].id, sides: looks };
+}
+
+/**
+ * `choice` made whole and valid for `sides`: every side's look from `choice` when it names
+ * offered skins and no side before it has the colour or pieces, else the first free ones; the
+ * board likewise. Null for a game without skins.
+ * @param {any} info the catalogue entry
+ * @param {string[]} sides
+ * @param {any} choice a kept or received choice (may be null, partial or stale)
+ * @returns {SkinChoice | null}
+ */
+export function fitSkins(info, sides, choice) {
+  const base = defaultSkins(info, sides);
+  if (!base) return null;
+  const skins = info.skins;
+  const ids = (/** @type {any[]} */ list) => list.map((s) => s.id);
+  const board = ids(skins.boards).includes(choice?.board) ? choice.board : base.board;
+  /** @type {SkinChoice['sides']} */
+  const looks = {};
+  const used = { colour: new Set(), pieces: new Set() };
+  for (const side of sides) {
+    const wanted = choice?.sides?.[side] ?? {};
+    /** @type {any} */
+    const look = {};
+    for (const [part, list] of /** @type {const} */ ([['colour', skins.colours], ['pieces', skins.pieces]])) {
+      const offered = ids(list);
+      const free = offered.filter((id) => !used[part].has(id));
+      look[part] = free.includes(wanted[part]) ? wanted[part] : free.includes(base.sides[side][part]) ? base.sides[side][part] : free[0];
+      used[part].add(look[part]);
+    }
+    looks[side] = look;
+  }
+  return { board, sides: looks };
+}
+
+/**
+ * The looks to draw from a skin choice: each side's colour with its CSS value.
+ * @param {any} info the catalogue entry
+ * @param {SkinChoice | null} choice
+ * @returns {Looks | null}
+ */
+export function resolveSkins(info, choice) {
+  if (!info.skins || !choice) return null;
+  /** @type {Record<string, Look>} */
+  const sides = {};
+  for (const [side, look] of Object.entries(choice.sides)) {
+    const colour = info.skins.colours.find((/** @type {any} */ c) => c.id === look.colour);
+    sides[side] = { colour: look.colour, css: colour?.colour ?? '', pieces: look.pieces };
+  }
+  return { board: choice.board, sides };
+}
+
+/**
+ * Sets each side's colour on `el` as the CSS variable `--side-<side>`, which the game's styles
+ * read for the board, the seat list and the results (null: the default colours).
+ * @param {HTMLElement} el
+ * @param {Looks | null} looks
+ */
+export function paintSides(el, looks) {
+  for (const name of [...el.style]) if (name.startsWith('--side-')) el.style.removeProperty(name);
+  for (const [side, look] of Object.entries(looks?.sides ?? {})) if (look.css) el.style.setProperty(`--side-${side}`, look.css);
+}
+
+/** @param {string} game */
+function skinsKey(game) {
+  return `madang.skins.${game}`;
+}
+
+/**
+ * The skins this browser's player chose last for `game` (games against the computer and on one
+ * screen; a room's are the server's), or null.
+ * @param {string} game
+ * @returns {any}
+ */
+export function savedSkins(game) {
+  try {
+    return JSON.parse(localStorage.getItem(skinsKey(game)) ?? 'null');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Keeps the player's skins for `game` for the next games.
+ * @param {string} game
+ * @param {SkinChoice} choice
+ */
+export function saveSkins(game, choice) {
+  localStorage.setItem(skinsKey(game), JSON.stringify(choice));
+}
+
+/**
+ * The sides of a game's seats (each once, in seat order): a seat's `side`, else its name.
+ * @param {{name: string, side?: string | null}[]} seats
+ * @returns {string[]}
+ */
+export function sidesOf(seats) {
+  /** @type {string[]} */
+  const sides = [];
+  for (const s of seats) {
+    const side = s.side ?? s.name;
+    if (!sides.includes(side)) sides.push(side);
+  }
+  return sides;
 }

@@ -84,6 +84,8 @@ async function route() {
     }
     replace(view);
     view.className = '';
+    // A page's own style (a game's side colours, `paintSides`) does not outlive it.
+    view.removeAttribute('style');
     try {
       const done = await page(view, ...match.slice(1).filter((x) => x !== undefined));
       if (typeof done === 'function') cleanup = done;

@@ -21,6 +21,8 @@ const THROWS = ['backdo', 'do', 'gae', 'geol', 'yut', 'mo', 'nak'];
 const STEPS = /** @type {Record<string, number>} */ ({ backdo: -1, do: 1, gae: 2, geol: 3, yut: 4, mo: 5, nak: 0 });
 const NAMED = /** @type {Record<number, string>} */ ({ 0: 'chammeogi', 5: 'mo', 10: 'dwitmo', 15: 'jjimo', 22: 'bang' });
 const FINISHED = 99;
+/** The piece sets of sides A-D without chosen skins (the catalogue's default order). */
+const DEFAULT_PIECES = ['disc', 'horse', 'flower', 'tile'];
 
 /**
  * A side (`A`) or a player (`A1` in team games) for people: "Side A", "A편", "A편 1번".
@@ -144,6 +146,8 @@ function board(props) {
   const sides = sidesOf(props.seats);
   const recs = pieceRecords(view.pieces, mode);
   const mover = moves[0]?.seat ?? null;
+  // Each side's piece set (its shape): the skins' (docs/client.md, "Skins"), else one per side.
+  const shape = (/** @type {string} */ side) => `pieces-${props.skins?.sides[side]?.pieces ?? DEFAULT_PIECES[side.charCodeAt(0) - 65] ?? 'disc'}`;
   const moverSide = mover ? mover[0] : null;
   const stations = new Map(geometry.stations.map((/** @type {any} */ s) => [s.station, s]));
 
@@ -284,7 +288,7 @@ function board(props) {
   const token = (g) =>
     h(
       'span',
-      { class: ['yut-piece', `side-${g.side}`, g.arriving && 'arriving'], dataset: { key: g.key }, 'aria-hidden': 'true' },
+      { class: ['yut-piece', `side-${g.side}`, shape(g.side), g.arriving && 'arriving'], dataset: { key: g.key }, 'aria-hidden': 'true' },
       mode === 'team-separate' ? h('span', { class: 'yut-member', text: g.members.map((m) => m + 1).join('·') }) : null,
       g.ids.length > 1 ? h('span', { class: 'yut-count', text: `×${g.ids.length}` }) : null,
     );
@@ -368,7 +372,7 @@ function board(props) {
     }
     field.append(spot);
   }
-  const boardEl = h('div', { class: 'yut-board', role: 'group', 'aria-label': t('yut.board') }, field);
+  const boardEl = h('div', { class: ['yut-board', `board-${props.skins?.board ?? 'wood'}`], role: 'group', 'aria-label': t('yut.board') }, field);
 
   // Trays: per side, the pieces in hand (a button when they can enter) and the finished ones.
   const toMoveSide = view.status === 'ongoing' && view.to_move && view.to_move !== 'chance' ? view.to_move[0] : null;
@@ -380,7 +384,7 @@ function board(props) {
       const hand = mine.filter((r) => r.station < 0).sort((a, b) => a.id - b.id);
       const done = mine.filter((r) => r.station === FINISHED).sort((a, b) => a.id - b.id);
       const mini = (/** @type {PieceRec} */ r) =>
-        h('span', { class: ['yut-piece', 'mini', `side-${side}`], dataset: { key: `p-${side}-${r.id}` }, 'aria-hidden': 'true' },
+        h('span', { class: ['yut-piece', 'mini', `side-${side}`, shape(side)], dataset: { key: `p-${side}-${r.id}` }, 'aria-hidden': 'true' },
           mode === 'team-separate' ? h('span', { class: 'yut-member', text: String(r.member + 1) }) : null);
       const handContent = [
         h('span', { class: 'yut-tray-label', text: t('yut.hand') }),
@@ -413,7 +417,7 @@ function board(props) {
       return h(
         'div',
         { class: ['yut-tray', `side-${side}`, side === toMoveSide && 'to-move'] },
-        h('span', { class: 'yut-tray-name' }, h('span', { class: ['yut-swatch', `side-${side}`], 'aria-hidden': 'true' }), seatName(side)),
+        h('span', { class: 'yut-tray-name' }, h('span', { class: ['yut-piece', 'mini', `side-${side}`, shape(side)], 'aria-hidden': 'true' }), seatName(side)),
         handEl,
         h(
           'div',
@@ -725,10 +729,19 @@ function resultDetails(state) {
   ];
 }
 
+/**
+ * One piece of a side's look (the skin pickers' preview).
+ * @param {import('../app.js').Look} look
+ */
+function piece(look) {
+  return h('span', { class: ['yut-piece', 'preview', `pieces-${look.pieces}`], style: { '--side': look.css } });
+}
+
 /** @type {import('../app.js').GameModule} */
 export default {
   id: 'yut',
   render,
+  piece,
   describe,
   seatName,
   resultDetails,

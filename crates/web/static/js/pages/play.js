@@ -1,7 +1,7 @@
 // The board page of one game: the live WebSocket, paced animation of what the computer and the
 // dice did, the move log, whose turn it is, resign / leave / new game, and the end screen.
 
-import { FRESH_KEY, GAMES, againRequest, autoRolls, entry as catalogueEntry, openFresh, pace, setAutoRolls } from '../app.js';
+import { FRESH_KEY, GAMES, againRequest, autoRolls, entry as catalogueEntry, fitSkins, openFresh, pace, paintSides, resolveSkins, savedSkins, setAutoRolls, sidesOf } from '../app.js';
 import { GameSocket, api } from '../api.js';
 import { h, replace, sleep, toast } from '../dom.js';
 import { duration, errorText, t } from '../i18n.js';
@@ -50,6 +50,10 @@ export async function playPage(view, id) {
   const geometry = await api('GET', `/api/games/${id}/board`);
   const speed = pace();
   view.className = `play game-${state.game}`;
+  // A game against the computer or on one screen is drawn in the player's skins (kept in this
+  // browser by the set-up page); the record does not change.
+  const looks = resolveSkins(catalogueEntry(state.game), fitSkins(catalogueEntry(state.game), sidesOf(state.seats), savedSkins(state.game)));
+  paintSides(view, looks);
 
   const turn = h('p', { class: 'turn', id: 'turn', 'aria-live': 'polite' });
   const board = h('div', { class: 'board-wrap', id: 'board', role: 'group', 'aria-label': t('play.board') });
@@ -140,6 +144,7 @@ export async function playPage(view, id) {
       seats: state.seats.map((/** @type {any} */ s) => s.name),
       last: lastEntry,
       pace: speed,
+      skins: looks,
     });
   }
 

@@ -3,7 +3,8 @@
 // and spectators. The room's state is a `RoomState` (`room/state.js`), its socket protocol a
 // `RoomProtocol` (`room/protocol.js`); this file only draws and asks.
 
-import { GAMES, autoRolls, entry, levelsFor, me, pace } from '../app.js';
+import { GAMES, autoRolls, entry, fitSkins, levelsFor, me, pace, paintSides, resolveSkins, sidesOf } from '../app.js';
+import { boardControl, lookText, preview, sideControls } from '../skins.js';
 import { ApiError, api } from '../api.js';
 import { h, replace, sleep, toast } from '../dom.js';
 import { errorText, t } from '../i18n.js';
@@ -85,6 +86,44 @@ export async function roomPage(view, rawCode) {
     return s?.nickname ? `${name} (${s.nickname})` : name;
   }
 
+  /** The room's skins (the server's choice, docs/api.md "Skins"), or null for a game without. */
+  function roomSkins() {
+    const info = entry(state.room.game);
+    return state.room.skins ? fitSkins(info, sidesOf(state.room.seats), state.room.skins) : null;
+  }
+
+  /**
+   * The lobby's looks: every side's (its seats' players choose it; a clash is refused by the
+   * server) and the board (the host's).
+   */
+  function drawSkins() {
+    const info = entry(state.room.game);
+    const choice = roomSkins();
+    if (!choice) return null;
+    const mine = state.seat(state.mySeat());
+    const mySide = mine ? mine.side ?? mine.name : null;
+    return h(
+      'fieldset',
+      { class: 'field skins', id: 'skins' },
+      h('legend', { text: t('skin.legend') }),
+      sidesOf(state.room.seats).map((side) =>
+        h(
+          'div',
+          { class: ['seat-row', 'skin-row', side === mySide && 'mine'], dataset: { side } },
+          preview(info, module, choice, side),
+          h('span', { class: 'skin-side', text: module.seatName(side) }),
+          side === mySide
+            ? sideControls({ info, choice, side, sideName: module.seatName, onChange: (part, id) => command({ type: 'skin', [part]: id }) })
+            : h('span', { class: 'skin-look', text: lookText(info, choice, side) }),
+        ),
+      ),
+      state.isHost()
+        ? boardControl(info, choice.board, (id) => command({ type: 'skin', board: id }))
+        : h('p', { class: 'skin-board-text', text: t('skin.board_is', { board: t(info.skins.boards.find((/** @type {any} */ b) => b.id === choice.board)?.label ?? '') }) }),
+      h('p', { class: 'hint', text: t('skin.room_hint') }),
+    );
+  }
+
   // --- the lobby -------------------------------------------------------------------------
   function drawLobby() {
     const room = state.room;
@@ -156,6 +195,7 @@ export async function roomPage(view, rawCode) {
           ),
         ),
       ),
+      drawSkins(),
       mine === null
         ? h('p', { class: 'hint', text: open > 0 ? t('room.pick_seat') : t('room.watching') })
         : h(
@@ -215,7 +255,8 @@ export async function roomPage(view, rawCode) {
    * @param {import('../app.js').Move[]} moves
    */
   function drawBoard(v, moves) {
-    if (!board) return;
+    // Back in the lobby after a game (the next round, or someone left) there is no game to draw.
+    if (!board || !v) return;
     module.render(boardBox, {
       view: v,
       geometry: board,
@@ -225,6 +266,7 @@ export async function roomPage(view, rawCode) {
       seats: state.room.seats.map((/** @type {any} */ s) => s.name),
       last: lastEntry,
       pace: speed,
+      skins: resolveSkins(entry(state.room.game), roomSkins()),
     });
   }
 
@@ -322,6 +364,9 @@ export async function roomPage(view, rawCode) {
         mine !== null
           ? h('button', { type: 'button', class: 'primary', id: 'rematch', disabled: Boolean(me_?.rematch), text: me_?.rematch ? t('room.rematch_asked') : t('room.rematch'), on: { click: () => command({ type: 'rematch' }) } })
           : null,
+        mine !== null
+          ? h('button', { type: 'button', id: 'next-round', text: t('room.next_round'), on: { click: () => command({ type: 'next_round' }) } })
+          : null,
         mine !== null ? h('button', { type: 'button', id: 'leave-room', text: t('room.leave'), on: { click: () => command({ type: 'leave' }) } }) : null,
         h('a', { class: 'button', href: `#/replay/${game.id}`, text: t('result.replay') }),
         h('a', { class: 'button', href: '#/', text: t('nav.home') }),
@@ -336,6 +381,7 @@ export async function roomPage(view, rawCode) {
     game.hidden = room.status === 'lobby';
     view.dataset.version = String(state.version);
     view.dataset.status = room.status;
+    paintSides(view, resolveSkins(entry(room.game), roomSkins()));
     if (room.status === 'lobby') drawLobby();
     drawGame();
     void drawResult();
@@ -352,7 +398,7 @@ export async function roomPage(view, rawCode) {
     let text = null;
     if (e.type === 'action') text = module.describe(e);
     else if (e.type === 'end') text = e.end.reason === 'draw_agreed' ? t('result.draw') : t('result.resigned', { seat: seatLabel(e.end.by) });
-    else if (['joined', 'left', 'host', 'started', 'timeout', 'cpu_playing', 'returned', 'draw_offer', 'draw_declined', 'rematch', 'lobby', 'closed'].includes(e.type)) {
+    else if (['joined', 'left', 'host', 'started', 'timeout', 'cpu_playing', 'returned', 'draw_offer', 'draw_declined', 'rematch', 'lobby', 'next_round', 'skin', 'closed'].includes(e.type)) {
       text = t(`room.ev.${e.type}`, { seat: seatLabel(e.seat ?? null), nickname: e.nickname ?? '' });
     } else if (e.type === 'presence') {
       text = t(e.connected ? 'room.ev.back' : 'room.ev.away', { seat: seatLabel(e.seat) });

@@ -1,7 +1,8 @@
 // Set-up of a new game: mode, CPU level, seats and rule options (from the catalogue), then
 // `POST /api/games` and on to the board.
 
-import { GAMES, entry, levelsFor, openFresh } from '../app.js';
+import { GAMES, entry, fitSkins, levelsFor, openFresh, savedSkins, saveSkins, sidesOf } from '../app.js';
+import { boardControl, preview, sideControls, swapped } from '../skins.js';
 import { holdSeat } from './room.js';
 import { api } from '../api.js';
 import { h, replace, toast } from '../dom.js';
@@ -74,6 +75,10 @@ export async function setupPage(view, game, wanted) {
   let seatKinds = saved?.seatKinds ?? [];
 
   const seatsBox = h('div', { class: 'seats' });
+  // The sides' looks and the board, for a game with skins (kept for the next game).
+  const skinsBox = h('div', { class: 'skins', id: 'skins' });
+  /** @type {import('../app.js').SkinChoice | null} */
+  let skins = null;
   const levelBox = h('div', { class: 'field' });
   const error = h('p', { class: 'error', role: 'alert' });
 
@@ -244,6 +249,49 @@ export async function setupPage(view, game, wanted) {
       seatsBox.append(h('p', { class: 'hint', text: t(`setup.${game}.seats_hint`) }));
     }
     drawLevel();
+    drawSkins();
+  }
+
+  /**
+   * The looks of the sides and the board (games with skins; a room's are chosen in its lobby).
+   * Choosing another side's colour or pieces swaps them, so no two sides are ever alike.
+   */
+  function drawSkins() {
+    const sides = sidesOf(current.seats);
+    skins = fitSkins(info, sides, skins ?? savedSkins(game));
+    replace(skinsBox);
+    if (!skins || mode === 'room') return;
+    const choice = skins;
+    skinsBox.append(
+      h(
+        'fieldset',
+        { class: 'field' },
+        h('legend', { text: t('skin.legend') }),
+        sides.map((side) =>
+          h(
+            'div',
+            { class: 'seat-row skin-row', dataset: { side } },
+            preview(info, module, choice, side),
+            h('span', { class: 'skin-side', text: module.seatName(side) }),
+            sideControls({
+              info,
+              choice,
+              side,
+              sideName: module.seatName,
+              onChange: (part, id) => {
+                skins = swapped(choice, side, part, id);
+                drawSkins();
+              },
+            }),
+          ),
+        ),
+        boardControl(info, choice.board, (id) => {
+          skins = { ...choice, board: id };
+          drawSkins();
+        }),
+        h('p', { class: 'hint', text: t('skin.hint') }),
+      ),
+    );
   }
 
   /** The CPU level choice: the levels for the rules chosen so far (`perfect` only with a table). */
@@ -361,6 +409,7 @@ export async function setupPage(view, game, wanted) {
     /** @type {SavedSetup} */
     const keep = { mode, players, level, side, rules, seatKinds, isPublic, turnSeconds };
     localStorage.setItem(setupKey(game), JSON.stringify(keep));
+    if (skins && mode !== 'room') saveSkins(game, skins);
     if (mode === 'room') {
       /** @type {Record<string, string>} */
       const cpu = {};
@@ -410,6 +459,7 @@ export async function setupPage(view, game, wanted) {
       firstBox,
       playersBox,
       seatsBox,
+      skinsBox,
       levelBox,
       optionsBox,
       error,
