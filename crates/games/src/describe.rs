@@ -70,6 +70,9 @@ pub struct GameInfo {
     pub options: Vec<Value>,
     /// The looks its sides and board can be given (`None`: the game has none).
     pub skins: Option<Skins>,
+    /// Whether a finished game earns experience, coins and achievements (`crate::progression`;
+    /// Ludo's seed: "no levels or streaks", so Ludo keeps its stats only).
+    pub progression: bool,
 }
 
 /// One game's declaration: its [`GameInfo`], the seat counts its rules allow, its board data.
@@ -128,6 +131,7 @@ impl Describe for Ur {
             players: Players { default: 2, allowed: vec![2], note: None },
             pieces_by_id: false,
             skins: None,
+            progression: true,
             options: vec![
                 option(
                     name,
@@ -172,6 +176,7 @@ impl Describe for Yut {
             },
             pieces_by_id: true,
             skins: Some(crate::skins::yut()),
+            progression: true,
             options: vec![
                 option(
                     name,
@@ -233,6 +238,8 @@ impl Describe for Ludo {
             players: Players { default: 4, allowed: vec![4], note: None },
             pieces_by_id: true,
             skins: None,
+            // Seed 003: "no daily games, no level list, no streaks"; Ludo keeps its stats only.
+            progression: false,
             options: Vec::new(),
         }
     }
@@ -252,6 +259,7 @@ impl Describe for DicePoker {
             players: Players { default: 2, allowed: vec![2], note: None },
             pieces_by_id: false,
             skins: None,
+            progression: true,
             options: vec![
                 option(name, "board", enumeration(&[BoardKind::A, BoardKind::B], BoardKind::default())),
                 option(name, "tokens", boolean(false)),

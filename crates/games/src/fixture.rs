@@ -180,6 +180,7 @@ impl Describe for Coin {
             pieces_by_id: false,
             options: Vec::new(),
             skins: None,
+            progression: false,
         }
     }
 

@@ -12,6 +12,7 @@
 mod describe;
 #[cfg(feature = "fixture")]
 pub mod fixture;
+pub mod progression;
 mod record;
 mod skins;
 mod view;

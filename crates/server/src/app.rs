@@ -287,7 +287,9 @@ impl App {
         let update = guard.update(&change.core);
         let rows = LiveGame::action_rows(&change.entries);
         let outcomes = guard.outcomes(&change.core);
-        let commit = crate::db::Commit { id: guard.id.clone(), from: from as i64, update, actions: rows, outcomes };
+        let awards = guard.awards(&change.core, &change.entries);
+        let commit =
+            crate::db::Commit { id: guard.id.clone(), from: from as i64, update, actions: rows, outcomes, awards };
         if let Err(error) = self.writer.store(commit).await {
             // Whether the commit happened is unknown: reload from storage on next use.
             self.evict(&guard.id);

@@ -31,6 +31,12 @@ pub fn skins(game: &str) -> Option<Skins> {
     info(game).and_then(|i| i.skins)
 }
 
+/// Whether a finished game of `game` earns experience, coins and achievements (its declaration's
+/// `progression`; `false` for an unknown game).
+pub fn progression(game: &str) -> bool {
+    info(game).is_some_and(|i| i.progression)
+}
+
 /// Whether a person may choose `ending` in `game`.
 pub fn offers(game: &str, ending: Ending) -> bool {
     info(game).is_some_and(|i| i.endings.contains(&ending))
@@ -77,6 +83,7 @@ impl Visitor for Entry {
             "modes": info.modes,
             "options": info.options,
             "levels": G::levels(),
+            "progression": info.progression,
             "bots": G::bot_names(),
             "solved": solved,
             "endings": info.endings,

@@ -862,6 +862,78 @@ impl LiveGame {
         self.participants().into_iter().filter_map(|p| self.outcome_for(core, &p).map(|o| (p, o.to_owned()))).collect()
     }
 
+    /// What the game gave each participant once `core` has ended, computed from its record:
+    /// the log so far and the change's `entries` (progression, `docs/progression.md`). Empty
+    /// before the end and for a game that offers no progression.
+    pub fn awards(&self, core: &Core, entries: &[LogEntry]) -> Vec<crate::db::games::AwardRow> {
+        use madang_games::progression::{Opponent, Play, Step, award};
+        if !core.ended() || !crate::catalogue::progression(&self.game) {
+            return Vec::new();
+        }
+        let sides = core.game.side_names();
+        let side_of = |i: usize| core.game.side_of_seat(i);
+        let steps: Vec<Step> = self
+            .log
+            .iter()
+            .chain(entries)
+            .filter_map(|entry| match &entry.kind {
+                EntryKind::Action { action, seat, events, .. } => Some(Step {
+                    seat: seat.clone(),
+                    action: action.clone(),
+                    events: events.iter().map(madang_games::Event::value).collect(),
+                }),
+                EntryKind::End { .. } => None,
+            })
+            .collect();
+        let finished = core.finished.unwrap_or(core.updated);
+        let mut rows = Vec::new();
+        for player in self.participants() {
+            let Some(outcome) = self.outcome_for(core, &player) else { continue };
+            let held: Vec<usize> =
+                (0..self.seats.len()).filter(|&i| self.seats[i].player.as_deref() == Some(player.as_str())).collect();
+            let my_sides: Vec<usize> = held.iter().map(|&i| side_of(i)).collect();
+            let mut mine: Vec<String> = held.iter().map(|&i| self.seats[i].name.clone()).collect();
+            mine.extend(my_sides.iter().filter_map(|&side| sides.get(side).cloned()));
+            mine.sort_unstable();
+            mine.dedup();
+            let opponents = (0..self.seats.len())
+                .filter(|&i| !my_sides.contains(&side_of(i)))
+                .map(|i| match (&self.seats[i].kind, &self.seats[i].level, &self.seats[i].player) {
+                    (_, _, Some(_)) => Opponent::Person,
+                    (SeatKind::Cpu, Some(level), None) => Opponent::Computer(level.clone()),
+                    _ => Opponent::Person,
+                })
+                .collect();
+            let resigned = core.end.as_ref().is_some_and(|end| {
+                end.reason == EndReason::Resign
+                    && self.seats.iter().position(|s| s.name == end.by).is_some_and(|i| my_sides.contains(&side_of(i)))
+            });
+            let play = Play {
+                game: self.game.clone(),
+                rules: self.rules.clone(),
+                seats: self.seats.len(),
+                mine,
+                opponents,
+                outcome: outcome.to_owned(),
+                resigned,
+                steps: steps.clone(),
+            };
+            let award = award(&play);
+            if award.xp == 0 {
+                continue;
+            }
+            rows.push(crate::db::games::AwardRow {
+                game_id: self.id.clone(),
+                player_id: player,
+                xp: i64::try_from(award.xp).unwrap_or(i64::MAX),
+                coins: i64::try_from(award.coins).unwrap_or(i64::MAX),
+                body: serde_json::to_string(&award).unwrap_or_default(),
+                finished,
+            });
+        }
+        rows
+    }
+
     /// Every player holding a seat, the owner first.
     pub fn participants(&self) -> Vec<String> {
         let mut players = vec![self.owner.clone()];
@@ -887,6 +959,7 @@ impl LiveGame {
             participants: self.participants(),
             actions: Self::action_rows(&self.log),
             outcomes: self.outcomes(&self.core),
+            awards: self.awards(&self.core, &[]),
         }
     }
 

@@ -52,6 +52,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/steps/{n}", get(step))
         .route("/api/games/{id}/review", get(crate::review::game))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route("/api/games/{id}/progress", get(crate::progress::game))
+        .route("/api/profile", get(crate::progress::profile))
         .route("/api/history", get(history))
         .route("/api/stats", get(player_stats))
         .route("/api/rooms", post(crate::rooms::create))

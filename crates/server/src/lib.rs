@@ -21,6 +21,7 @@ mod identity;
 pub mod limits;
 pub mod live;
 mod origin;
+pub mod progress;
 mod review;
 pub mod rooms;
 pub mod serve;

@@ -149,6 +149,7 @@ async fn stats_count_finished_drawn_resigned_left_and_roll_limit_games() {
             participants: live.participants(),
             actions: actions.clone(),
             outcomes: live.outcomes(&live.core),
+            awards: live.awards(&live.core, &[]),
         };
         writer.create(rows).await.unwrap();
         writer.stop().await;
@@ -191,7 +192,13 @@ fn game_row(id: &str, owner: &str) -> GameRow {
 
 /// A new game `id` of `owner`, who holds its only seat, with no action yet.
 fn new_game(id: &str, owner: &str) -> NewGameRows {
-    NewGameRows { game: game_row(id, owner), participants: vec![owner.to_owned()], actions: vec![], outcomes: vec![] }
+    NewGameRows {
+        game: game_row(id, owner),
+        participants: vec![owner.to_owned()],
+        actions: vec![],
+        outcomes: vec![],
+        awards: vec![],
+    }
 }
 
 /// The game row's changing part at `version` (finished when `finished` is set).
@@ -240,6 +247,7 @@ async fn a_batch_is_stored_only_on_the_version_it_was_computed_from() {
             update: update(version, None),
             actions,
             outcomes: vec![],
+            awards: vec![],
         };
         // 450 actions in one change (several multi-row statements).
         writer.store(change(0, 450, batch(0, 450))).await.unwrap();
@@ -277,13 +285,17 @@ async fn the_writer_refuses_only_the_stale_change_of_a_batch() {
         for id in &ids {
             writer.create(new_game(id, &player.id)).await.unwrap();
         }
-        let commit = |id: &str,
-                      from: i64,
-                      actions: Vec<ActionRow>,
-                      finished: Option<i64>,
-                      outcomes: Vec<(String, String)>| {
-            Commit { id: id.to_owned(), from, update: update(from + actions.len() as i64, finished), actions, outcomes }
-        };
+        let commit =
+            |id: &str, from: i64, actions: Vec<ActionRow>, finished: Option<i64>, outcomes: Vec<(String, String)>| {
+                Commit {
+                    id: id.to_owned(),
+                    from,
+                    update: update(from + actions.len() as i64, finished),
+                    actions,
+                    outcomes,
+                    awards: vec![],
+                }
+            };
         // Sent at once (one transaction, or more if the writer is quick): the second is stale
         // (computed from version 5; the stored one is 0).
         let (a, b, c) = tokio::join!(

@@ -131,6 +131,25 @@ pub struct Commit {
     pub actions: Vec<ActionRow>,
     /// The players' outcomes (player id, outcome) when the game ended.
     pub outcomes: Vec<(String, String)>,
+    /// What the game gave each player when it ended (progression; empty before).
+    pub awards: Vec<AwardRow>,
+}
+
+/// What a finished game gave one player (`awards`, docs/progression.md).
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct AwardRow {
+    /// The game.
+    pub game_id: String,
+    /// The player.
+    pub player_id: String,
+    /// Experience points.
+    pub xp: i64,
+    /// Coins.
+    pub coins: i64,
+    /// The award as JSON (`madang_games::progression::Award`).
+    pub body: String,
+    /// When the game ended (ms since the epoch).
+    pub finished: i64,
 }
 
 const GAME_COLUMNS: &str = "id, owner, game, rules, players, seats, mode, cpu, seed, commitment, status, result, \
@@ -206,6 +225,25 @@ where
     query.push(") AS v WHERE game_players.game_id = v.column1 AND game_players.player_id = v.column2");
 }
 
+/// Pushes the statement adding awards; a game's award for a player is written once (a second
+/// write of the same row changes nothing).
+fn push_awards<DB: sqlx::Database>(query: &mut QueryBuilder<DB>, rows: &[&AwardRow])
+where
+    for<'q> String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+{
+    query.push("INSERT INTO awards (game_id, player_id, xp, coins, body, finished) ");
+    query.push_values(rows, |mut row, a| {
+        row.push_bind(a.game_id.clone())
+            .push_bind(a.player_id.clone())
+            .push_bind(a.xp)
+            .push_bind(a.coins)
+            .push_bind(a.body.clone())
+            .push_bind(a.finished);
+    });
+    query.push(" ON CONFLICT (game_id, player_id) DO NOTHING");
+}
+
 /// Which statements of a batch update games: `skip` statements come first (the actions'
 /// inserts), then `take` updates.
 struct Updates {
@@ -253,6 +291,11 @@ where
         next(query, Step::Statement);
         push_outcomes(query, chunk);
     }
+    let awards: Vec<&AwardRow> = commits.iter().flat_map(|c| c.awards.iter()).collect();
+    for chunk in awards.chunks(CHUNK) {
+        next(query, Step::Statement);
+        push_awards(query, chunk);
+    }
     updates
 }
 
@@ -267,6 +310,8 @@ pub struct NewGameRows {
     pub actions: Vec<ActionRow>,
     /// The players' outcomes when it ended already.
     pub outcomes: Vec<(String, String)>,
+    /// What it gave each player when it ended already.
+    pub awards: Vec<AwardRow>,
 }
 
 /// Pushes the statements creating a game to `query`, calling `next` before each: its row, its
@@ -320,6 +365,11 @@ fn push_new_game<DB: sqlx::Database>(
         next(query, Step::Statement);
         push_actions(query, chunk);
     }
+    let awards: Vec<&AwardRow> = rows.awards.iter().collect();
+    for chunk in awards.chunks(CHUNK) {
+        next(query, Step::Statement);
+        push_awards(query, chunk);
+    }
 }
 
 impl Db {
@@ -354,6 +404,48 @@ impl Db {
         );
         on_pool!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(player).bind(limit).bind(offset).fetch_all(pool).await
+        })
+    }
+
+    /// A player's awards, in the order their games ended (progression).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn awards(&self, player: &str) -> Result<Vec<AwardRow>, sqlx::Error> {
+        on_pool!(self, pool => {
+            sqlx::query_as(
+                "SELECT game_id, player_id, xp, coins, body, finished FROM awards WHERE player_id = $1 \
+                 ORDER BY finished, game_id",
+            )
+            .bind(player)
+            .fetch_all(pool)
+            .await
+        })
+    }
+
+    /// Every stored award, by game and player (for recomputing progression).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn all_awards(&self) -> Result<Vec<AwardRow>, sqlx::Error> {
+        on_pool!(self, pool => {
+            sqlx::query_as(
+                "SELECT game_id, player_id, xp, coins, body, finished FROM awards ORDER BY game_id, player_id",
+            )
+            .fetch_all(pool)
+            .await
+        })
+    }
+
+    /// The ids of every finished game, oldest first.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn finished_games(&self) -> Result<Vec<String>, sqlx::Error> {
+        on_pool!(self, pool => {
+            sqlx::query_scalar("SELECT id FROM games WHERE status = 'finished' ORDER BY finished, id")
+                .fetch_all(pool)
+                .await
         })
     }
 
@@ -681,7 +773,7 @@ mod tests {
             updated: 0,
             finished: None,
         };
-        let commit = Commit { id: "g".into(), from: 1, update, actions: vec![], outcomes: vec![] };
+        let commit = Commit { id: "g".into(), from: 1, update, actions: vec![], outcomes: vec![], awards: vec![] };
         let mut update = QueryBuilder::<Sqlite>::new("");
         push_update_games(&mut update, &[&commit, &commit]);
         let sql = update.into_sql().as_str().to_owned();
@@ -715,7 +807,7 @@ mod tests {
             updated: 1,
             finished: None,
         };
-        NewGameRows { game: row, participants: vec!["p".into()], actions: vec![], outcomes: vec![] }
+        NewGameRows { game: row, participants: vec!["p".into()], actions: vec![], outcomes: vec![], awards: vec![] }
     }
 
     fn change(id: &str, from: i64) -> Commit {
@@ -732,7 +824,7 @@ mod tests {
             updated: 2,
             finished: None,
         };
-        Commit { id: id.into(), from, update, actions: vec![action], outcomes: vec![] }
+        Commit { id: id.into(), from, update, actions: vec![action], outcomes: vec![], awards: vec![] }
     }
 
     /// On SQLite a batch is one round trip with its version guard: a batch holding one stale

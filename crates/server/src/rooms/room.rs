@@ -396,6 +396,7 @@ impl Room {
                         update: live.update(&change.core),
                         actions: LiveGame::action_rows(&change.entries),
                         outcomes: live.outcomes(&change.core),
+                        awards: live.awards(&change.core, &change.entries),
                     };
                     self.app.writer.store(commit).await.map_err(|e| ApiError::storage(&e))?;
                 }

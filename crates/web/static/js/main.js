@@ -7,6 +7,7 @@ import { homePage } from './pages/home.js';
 import { setupPage } from './pages/setup.js';
 import { playPage } from './pages/play.js';
 import { statsPage } from './pages/stats.js';
+import { profilePage } from './pages/profile.js';
 import { historyPage } from './pages/history.js';
 import { replayPage } from './pages/replay.js';
 import { reviewPage } from './pages/review.js';
@@ -27,6 +28,7 @@ const ROUTES = [
   [/^\/room\/([A-Za-z0-9]{6})$/, roomPage],
   [/^\/play\/([0-9a-f]+)$/, playPage],
   [/^\/stats$/, statsPage],
+  [/^\/profile$/, profilePage],
   [/^\/history$/, historyPage],
   [/^\/replay\/([0-9a-f]+)$/, replayPage],
   [/^\/replay-file$/, replayPage],
@@ -47,6 +49,7 @@ function header() {
       'nav',
       { 'aria-label': t('nav.label') },
       h('a', { href: '#/rooms', text: t('nav.rooms') }),
+      h('a', { href: '#/profile', id: 'nav-profile', text: t('nav.profile') }),
       h('a', { href: '#/stats', text: t('nav.stats') }),
       h('a', { href: '#/history', text: t('nav.history') }),
       h('button', {

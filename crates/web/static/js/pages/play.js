@@ -7,6 +7,7 @@ import { h, replace, sleep, toast } from '../dom.js';
 import { duration, errorText, t } from '../i18n.js';
 import { isChance } from '../notation.js';
 import { resultReview, viewerSides } from '../review.js';
+import { resultProgress } from '../progress.js';
 
 /**
  * Whether the seat `seat` of `state` plays for a side that `sides` contains (a team's player
@@ -113,6 +114,8 @@ export async function playPage(view, id) {
   let queue = Promise.resolve();
   /** @type {{element: HTMLElement, stop: () => void} | null} the results screen's review, asked for once the game has ended */
   let review = null;
+  /** @type {{element: HTMLElement, redraw: () => void} | null} the results screen's progression (docs/progression.md) */
+  let progress = null;
 
   /** @param {string} action */
   function play(action) {
@@ -260,6 +263,7 @@ export async function playPage(view, id) {
     const record = await api('GET', `/api/games/${id}/record`);
     const moves = record.actions.filter((/** @type {string} */ a) => !isChance(a)).length;
     review ??= resultReview(id, { module, game: state.game, viewer: viewerSides(state) });
+    progress ??= resultProgress(id);
     replace(
       resultBox,
       h('h2', { text: headline }),
@@ -273,6 +277,7 @@ export async function playPage(view, id) {
         t('result.time', { time: duration((state.finished ?? state.updated) - state.created) }),
       ),
       review.element,
+      progress.element,
       h(
         'div',
         { class: 'actions' },

@@ -12,6 +12,7 @@ import { RoomProtocol } from '../room/protocol.js';
 import { RoomState } from '../room/state.js';
 import { confirmButton, resultText } from './play.js';
 import { resultReview } from '../review.js';
+import { resultProgress } from '../progress.js';
 
 export { heldSeat, holdSeat } from '../room/state.js';
 
@@ -329,6 +330,8 @@ export async function roomPage(view, rawCode) {
 
   /** @type {{id: string, element: HTMLElement, stop: () => void} | null} the finished game's review on the results screen */
   let review = null;
+  /** @type {{id: string, element: HTMLElement} | null} the finished game's progression for a seated player (docs/progression.md) */
+  let progress = null;
 
   async function drawResult() {
     const room = state.room;
@@ -345,6 +348,7 @@ export async function roomPage(view, rawCode) {
       const viewer = new Set(me_ ? [me_.side ?? me_.name] : []);
       review = { id: game.id, ...resultReview(game.id, { module, game: room.game, viewer }) };
     }
+    if (mine !== null && progress?.id !== game.id) progress = { id: game.id, ...resultProgress(game.id) };
     const result = game.result ?? {};
     const side = me_?.side;
     let headline = resultText(module, game);
@@ -358,6 +362,7 @@ export async function roomPage(view, rawCode) {
       resultText(module, game) === headline ? null : h('p', { class: 'result-line', text: resultText(module, game) }),
       module.resultDetails(game, board),
       review.element,
+      mine !== null && progress?.id === game.id ? progress.element : null,
       h(
         'div',
         { class: 'actions' },
