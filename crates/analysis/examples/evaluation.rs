@@ -8,7 +8,8 @@
 //!     [--playouts 4000] [--horizon H]
 //! ```
 //!
-//! GAME is `ludo` or `yut` (with `--players 2|3|4`). `fit` plays games between the rollout bots
+//! GAME is `ludo` or `yut` (with `--players 2|3|4`, or `--mode team-shared|team-separate` and
+//! `--players 4|6|8`). `fit` plays games between the rollout bots
 //! (seeded), takes every fourth position where a roll or throw is awaited (and the game's
 //! features cover), labels it with the
 //! side that won, and fits the conditional logit's weights by Newton's method on half of the
@@ -39,23 +40,39 @@ fn main() {
     let (command, name) = (args.get(1).cloned().unwrap_or_default(), args.get(2).cloned().unwrap_or_default());
     let players: Option<usize> = arg("--players", "").parse().ok();
     match name.as_str() {
-        "ludo" => run(&command, &madang_ludo::Ludo::new(&Default::default(), None).unwrap()),
-        "yut" => run(&command, &madang_yut::Yut::new(&Default::default(), players).unwrap()),
+        "ludo" => run(
+            &command,
+            &madang_ludo::Ludo::new(&Default::default(), None).unwrap(),
+            madang_bots::ludo::EVALUATION.names,
+        ),
+        "yut" => {
+            // `--mode team-shared|team-separate` (players 4, 6 or 8).
+            let mode = match arg("--mode", "individual").as_str() {
+                "team-shared" => Some(madang_yut::Mode::TeamShared),
+                "team-separate" => Some(madang_yut::Mode::TeamSeparate),
+                _ => None,
+            };
+            let game = madang_yut::Yut::new(&madang_yut::YutOptions { mode, ..Default::default() }, players).unwrap();
+            run(&command, &game, madang_bots::yut::FEATURE_NAMES)
+        }
         _ => eprintln!("usage: evaluation fit|bias ludo|yut [--players N] …"),
     }
 }
 
-fn run<G: Roster>(command: &str, game: &G) {
+/// `names`: the game's feature names (a rule set without fitted weights yet has its features).
+fn run<G: Roster>(command: &str, game: &G, names: &[&str]) {
     match command {
-        "fit" => fit(game),
+        "fit" => fit(game, names),
         "bias" => bias(game),
         "record" => {
             // A game between `normal` bots as a record file, for `madang review`.
             let seed: u8 = arg("--seed", "1").parse().unwrap();
             let history = madang_bots::play_game(game, &["normal"], &Seed([seed; 32]), 100_000).unwrap();
             let actions: Vec<String> = history.iter().map(|a| format!("\"{a}\"")).collect();
+            let mode = arg("--mode", "individual");
+            let rules = if mode == "individual" { "{}".to_owned() } else { format!(r#"{{"mode": "{mode}"}}"#) };
             println!(
-                "{{\"game\": \"{}\", \"rules\": {{}}, \"players\": {}, \"actions\": [{}]}}",
+                "{{\"game\": \"{}\", \"rules\": {rules}, \"players\": {}, \"actions\": [{}]}}",
                 G::NAME,
                 game.seat_names().len(),
                 actions.join(", ")
@@ -192,11 +209,8 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
     (0..n).map(|i| if a[i][i] == 0.0 { 0.0 } else { b[i] / a[i][i] }).collect()
 }
 
-fn fit<G: Roster>(game: &G) {
-    let Some(evaluation) = game.evaluation() else {
-        eprintln!("this game has no evaluation");
-        return;
-    };
+fn fit<G: Roster>(game: &G, names: &[&str]) {
+    let current = game.evaluation().map_or(&[][..], |e| e.weights);
     let games: usize = arg("--games", "20000").parse().unwrap();
     let started = Instant::now();
     let samples = labelled(game, games, 4);
@@ -204,19 +218,19 @@ fn fit<G: Roster>(game: &G) {
     let train: Vec<_> = train.into_iter().map(|(_, s)| s).collect();
     let test: Vec<_> = test.into_iter().map(|(_, s)| s).collect();
     println!("{} positions from {games} games in {:.1} s", samples.len(), started.elapsed().as_secs_f64());
-    let k = evaluation.names.len();
+    let k = names.len();
     let weights = newton(&train, k);
     let sides = samples[0].0.len() / k;
     println!(
         "weights: {}",
-        evaluation.names.iter().zip(&weights).map(|(n, w)| format!("{n} {w:.4}")).collect::<Vec<_>>().join(", ")
+        names.iter().zip(&weights).map(|(n, w)| format!("{n} {w:.4}")).collect::<Vec<_>>().join(", ")
     );
     println!("weights as code: &[{}]", weights.iter().map(|w| format!("{w:.4}")).collect::<Vec<_>>().join(", "));
     println!(
-        "held-out log loss {:.4} (uniform guess {:.4}; the weights in the code now {:.4})",
+        "held-out log loss {:.4} (uniform guess {:.4}; the weights in the code now {})",
         log_loss(&test, &weights),
         (sides as f64).ln(),
-        log_loss(&test, evaluation.weights)
+        if current.is_empty() { "none".to_owned() } else { format!("{:.4}", log_loss(&test, current)) }
     );
     // Calibration: every side's predicted chance in tenths against how often it won.
     let mut bins = vec![(0.0, 0.0, 0usize); 10];

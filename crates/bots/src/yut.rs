@@ -10,7 +10,7 @@
 use madang_core::{Game, Outcome, Turn};
 use madang_seed::{Stream, uniform_below};
 use madang_yut::{
-    Exit, MO_CORNER, Phase, Stick, Yut, YutAction, YutOptions, YutState, branch_choices, steps_to_finish,
+    Exit, MO_CORNER, Mode, Phase, Stick, Yut, YutAction, YutOptions, YutState, branch_choices, steps_to_finish,
 };
 
 use crate::{Bot, BotError, Evaluation, Evaluator, Expectimax, RandomBot, Roster, parse_depth};
@@ -217,26 +217,27 @@ fn forward_station(station: u8, route: Option<u8>, trail: &[u8], steps: u8) -> O
 }
 
 /// The names of Yut's evaluation features ([`features`]).
-const FEATURE_NAMES: &[&str] = &["steps", "race", "hand", "stacked", "threatened", "banked", "wait"];
+pub const FEATURE_NAMES: &[&str] = &["steps", "race", "hand", "stacked", "threatened", "banked", "wait"];
 
-/// Yut's evaluations (`Roster::evaluation`) for 3 and 4 players, their weights fitted on games
-/// between `heuristic` bots under the default rules with that many players (`docs/analysis.md`,
-/// "A faster estimator"). Other rules (any option changed, two players, team modes) have none:
-/// their playouts run to the end (two-player games are short enough).
-pub const EVALUATIONS: [Evaluation; 2] = [
-    Evaluation {
-        names: FEATURE_NAMES,
-        weights: &[21.3210, -1.9042, 0.0355, 0.4713, -0.1236, 0.0993, -0.0577],
-        horizon: 80,
-        bias: 0.05,
-    },
-    Evaluation {
-        names: FEATURE_NAMES,
-        weights: &[20.3384, -1.9183, 0.0519, 0.4204, -0.1372, 0.0990, -0.0400],
-        horizon: 80,
-        bias: 0.44,
-    },
+/// Yut's evaluations (`Roster::evaluation`) by mode and number of players, their weights fitted
+/// on games between `heuristic` bots under the default rules in that mode with that many players
+/// (`docs/analysis.md`, "A faster estimator"). Games with two sides (short enough to play out)
+/// and every rule set with an option changed have none: their playouts run to the end.
+pub const EVALUATIONS: [(Mode, u8, Evaluation); 7] = [
+    (Mode::Individual, 3, fitted(&[21.3210, -1.9042, 0.0355, 0.4713, -0.1236, 0.0993, -0.0577], 0.05)),
+    (Mode::Individual, 4, fitted(&[20.3384, -1.9183, 0.0519, 0.4204, -0.1372, 0.0990, -0.0400], 0.44)),
+    (Mode::TeamShared, 6, fitted(&[21.1993, -1.9003, 0.0364, 0.4694, -0.1243, 0.1016, -0.0533], 0.05)),
+    (Mode::TeamShared, 8, fitted(&[20.0415, -1.8945, 0.0438, 0.4160, -0.1414, 0.0959, -0.0440], 0.41)),
+    (Mode::TeamSeparate, 4, fitted(&[9.0507, -1.1062, 0.0139, 0.2359, -0.0552, 0.0625, -0.0071], 0.37)),
+    (Mode::TeamSeparate, 6, fitted(&[8.7048, -1.2196, 0.0505, 0.2342, -0.0717, 0.0626, -0.0207], 0.66)),
+    (Mode::TeamSeparate, 8, fitted(&[9.0675, -1.3190, 0.0508, 0.2127, -0.0835, 0.0620, -0.0224], 0.69)),
 ];
+
+/// An evaluation of Yut's features with fitted `weights`, playouts cut after 80 actions, and the
+/// `bias` measured for it (points, rms).
+const fn fitted(weights: &'static [f64], bias: f64) -> Evaluation {
+    Evaluation { names: FEATURE_NAMES, weights, horizon: 80, bias }
+}
 
 /// The features of Yut's evaluation for each side, in side order, at a position where a throw
 /// is awaited (nothing once the ceremony is still on or a side has finished: such playouts run
@@ -280,12 +281,13 @@ impl Roster for Yut {
     }
 
     fn evaluation(&self) -> Option<Evaluation> {
-        let players = self.settings().players;
-        let defaults = YutOptions::default().settings(Some(usize::from(players))).ok()?;
+        let (players, mode) = (self.settings().players, self.settings().mode);
+        let defaults =
+            YutOptions { mode: Some(mode), ..YutOptions::default() }.settings(Some(usize::from(players))).ok()?;
         if *self.settings() != defaults {
             return None;
         }
-        EVALUATIONS.get(usize::from(players).checked_sub(3)?).copied()
+        EVALUATIONS.iter().find(|(m, p, _)| *m == mode && *p == players).map(|(_, _, e)| *e)
     }
 
     fn evaluation_features(&self, state: &YutState, out: &mut Vec<f64>) {

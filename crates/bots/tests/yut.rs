@@ -1,5 +1,6 @@
-//! Yut's fitted evaluation (`madang_bots::yut::EVALUATIONS`) applies where it was fitted and
-//! measured: the default rules with 3 or 4 players, each side on its own.
+//! Yut's fitted evaluations (`madang_bots::yut::EVALUATIONS`) apply where they were fitted and
+//! measured: the default rules of a mode with three sides or more, or team-separate's two sides
+//! of eight pieces, for that many players.
 
 #![allow(clippy::unwrap_used)]
 
@@ -10,22 +11,30 @@ use madang_seed::Seed;
 use madang_yut::{Mode, Yut, YutOptions};
 
 #[test]
-fn the_evaluation_is_for_the_default_rules_with_three_or_four_players() {
+fn the_evaluation_is_for_the_default_rules_of_the_longer_formats() {
     let with = |options: YutOptions, players: usize| Yut::new(&options, Some(players)).unwrap().evaluation();
-    assert_eq!(with(YutOptions::default(), 3), Some(EVALUATIONS[0]));
-    assert_eq!(with(YutOptions::default(), 4), Some(EVALUATIONS[1]));
-    // Two players: short games, played to the end.
+    let mode = |mode: Mode| YutOptions { mode: Some(mode), ..YutOptions::default() };
+    let fitted = |mode: Mode, players: u8| EVALUATIONS.iter().find(|e| e.0 == mode && e.1 == players).map(|e| e.2);
+    for (m, players) in [(Mode::Individual, 3), (Mode::Individual, 4), (Mode::TeamShared, 6), (Mode::TeamShared, 8)]
+        .into_iter()
+        .chain([(Mode::TeamSeparate, 4), (Mode::TeamSeparate, 6), (Mode::TeamSeparate, 8)])
+    {
+        assert!(fitted(m, players).is_some(), "{m:?} {players}");
+        assert_eq!(with(mode(m), usize::from(players)), fitted(m, players), "{m:?} {players}");
+    }
+    // Two sides of four pieces: short games, played to the end.
     assert_eq!(with(YutOptions::default(), 2), None);
-    // Teams, or any rule changed: not what the weights were fitted on.
-    assert_eq!(with(YutOptions { mode: Some(Mode::TeamShared), ..YutOptions::default() }, 4), None);
+    assert_eq!(with(mode(Mode::TeamShared), 4), None);
+    // Any rule changed: not what the weights were fitted on.
     assert_eq!(with(YutOptions { stick_flat: Some("1/3".to_owned()), ..YutOptions::default() }, 4), None);
     assert_eq!(with(YutOptions { pieces: Some(2), ..YutOptions::default() }, 3), None);
+    assert_eq!(with(YutOptions { pieces: Some(3), ..mode(Mode::TeamShared) }, 8), None);
 }
 
 #[test]
 fn features_cover_every_side_once_the_order_is_settled() {
     let game = Yut::new(&YutOptions::default(), Some(4)).unwrap();
-    let k = EVALUATIONS[1].names.len();
+    let k = madang_bots::yut::FEATURE_NAMES.len();
     let mut out = Vec::new();
     // While the ceremony decides the order there is nothing to evaluate.
     features(&game, &game.initial_state(), &mut out);
