@@ -51,7 +51,7 @@ enum Command {
         file: PathBuf,
     },
     /// Play many seeded games between bots and report win rates and game lengths.
-    Sim(sim::SimArgs),
+    Sim(Box<sim::SimArgs>),
     /// Run the game server: the HTTP and WebSocket API for games against the computer and on one screen.
     Serve(serve::ServeArgs),
     /// List every kind of event each game reports, with its fields (for message catalogues).
@@ -113,7 +113,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Sim(args) => sim::run(args),
+        Command::Sim(args) => sim::run(*args),
         Command::Review(args) => review::run(args),
         Command::Serve(args) => serve::run(args).map_err(Failure::from),
         Command::Ur { command } => solve::run(command),

@@ -3,18 +3,22 @@
 use std::io::IsTerminal;
 
 use anyhow::Context;
-use clap::Args;
+use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use madang_games::Visitor;
-use madang_sim::{Figure, Rate, SimConfig, SimReport, expand_bot_list, simulate};
+use madang_sim::{Figure, Rate, Shard, SimConfig, SimReport, expand_bot_list, simulate};
 
 use crate::Failure;
 
 /// Arguments of `madang sim`.
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct SimArgs {
+    #[command(subcommand)]
+    command: Option<SimCommand>,
     /// The game: ur, yut, ludo or dice-poker.
-    game: String,
+    #[arg(required = true)]
+    game: Option<String>,
     /// Number of games.
     #[arg(long, default_value_t = 1000)]
     games: u64,
@@ -53,6 +57,66 @@ pub struct SimArgs {
     /// (percentage points of winning chance).
     #[arg(long)]
     review: bool,
+    /// Play only the K-th of N equal ranges of the games (K from 1), for `madang sim merge`;
+    /// use with --json.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    #[command(flatten)]
+    report: ReportArgs,
+}
+
+/// Where and how to write the HTML report.
+#[derive(Args, Debug)]
+struct ReportArgs {
+    /// Also write the report as one self-contained HTML page (charts, no outside files).
+    #[arg(long, value_name = "FILE.html")]
+    report: Option<std::path::PathBuf>,
+    /// The HTML report's language: ko or en.
+    #[arg(long, default_value = "en")]
+    lang: String,
+}
+
+impl ReportArgs {
+    /// Writes the HTML report when asked for.
+    fn write(&self, report: &SimReport) -> anyhow::Result<()> {
+        let Some(path) = &self.report else { return Ok(()) };
+        let lang = madang_sim::html::Lang::parse(&self.lang)
+            .with_context(|| format!("--lang takes ko or en, got {:?}", self.lang))?;
+        std::fs::write(path, madang_sim::html::html(report, lang))
+            .with_context(|| format!("writing the report to {}", path.display()))
+    }
+
+    /// Checks `--lang` before a run starts.
+    fn check(&self) -> anyhow::Result<()> {
+        if madang_sim::html::Lang::parse(&self.lang).is_none() {
+            anyhow::bail!("--lang takes ko or en, got {:?}", self.lang);
+        }
+        Ok(())
+    }
+}
+
+/// `madang sim merge`.
+#[derive(Subcommand, Debug)]
+enum SimCommand {
+    /// Merge the JSON reports of every shard of one run (`madang sim … --shard K/N --json`)
+    /// into the report of the whole run: the same statistics as the run played at once.
+    Merge {
+        /// The shards' JSON reports (K/N for every K from 1 to N, any order).
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        report: ReportArgs,
+    },
+}
+
+/// Parses `K/N`.
+fn parse_shard(text: &str, games: u64) -> anyhow::Result<Shard> {
+    let parsed = text.split_once('/').and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
+    let Some((k, n)) = parsed else { anyhow::bail!("--shard takes K/N (two whole numbers, e.g. 2/8), got {text:?}") };
+    Ok(Shard::new(k, n, games)?)
 }
 
 /// Loads the solved Ur table `madang sim` needs: with --table, --review or a `perfect` bot.
@@ -60,7 +124,7 @@ fn load_table(args: &SimArgs, bots: &[String]) -> anyhow::Result<()> {
     let wanted = args.table.is_some() || args.review || bots.iter().any(|b| b == "perfect");
     if wanted {
         crate::solve::install_table_for(
-            &args.game,
+            args.game.as_deref().unwrap_or_default(),
             (&args.rules, "--rules"),
             args.table.as_deref(),
             args.data_dir.clone(),
@@ -100,12 +164,19 @@ impl Visitor for RunSim {
 }
 
 pub(crate) fn run(args: SimArgs) -> Result<(), Failure> {
+    if let Some(SimCommand::Merge { files, json, report }) = &args.command {
+        report.check()?;
+        return merge(files, *json, report);
+    }
+    args.report.check()?;
+    let game = args.game.clone().unwrap_or_default();
     let rules: serde_json::Value =
         serde_json::from_str(&args.rules).with_context(|| format!("--rules is not JSON: {}", args.rules))?;
     let bots = match &args.bots {
         Some(list) => expand_bot_list(list).map_err(anyhow::Error::msg).context("--bots")?,
         None => Vec::new(),
     };
+    let shard = args.shard.as_deref().map(|text| parse_shard(text, args.games)).transpose()?;
     let config = SimConfig {
         games: args.games,
         seed: args.seed,
@@ -113,17 +184,39 @@ pub(crate) fn run(args: SimArgs) -> Result<(), Failure> {
         rotate_seats: args.rotate_seats,
         time_decisions: args.time_decisions,
         review: args.review,
+        rules: rules.clone(),
+        players: args.players,
+        shard,
     };
     load_table(&args, &config.bots)?;
     let visitor = RunSim { config, default_bots: args.bots.is_none(), json: args.json };
     let pool = crate::thread_pool(args.threads)?;
-    let report = pool.install(|| madang_games::visit(&args.game, &rules, args.players, visitor))??;
-    if args.json {
+    let report = pool.install(|| madang_games::visit(&game, &rules, args.players, visitor))??;
+    args.report.write(&report)?;
+    print_report(&report, args.json)
+}
+
+fn print_report(report: &SimReport, json: bool) -> Result<(), Failure> {
+    if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", text_report(&report));
+        print!("{}", text_report(report));
     }
     Ok(())
+}
+
+/// `madang sim merge FILES`.
+fn merge(files: &[std::path::PathBuf], json: bool, html: &ReportArgs) -> Result<(), Failure> {
+    let mut reports = Vec::new();
+    for file in files {
+        let text = crate::read_text(file)?;
+        let report: SimReport = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a `madang sim --shard K/N --json` report", file.display()))?;
+        reports.push(report);
+    }
+    let report = madang_sim::merge(reports)?;
+    html.write(&report)?;
+    print_report(&report, json)
 }
 
 fn rate_lines(title: &str, rates: &[Rate]) -> String {

@@ -72,3 +72,130 @@ fn bad_input_exits_2_naming_the_problem() {
         assert!(out.stdout.is_empty(), "{args:?} printed a report");
     }
 }
+
+/// The report without its timing, as text.
+fn without_timing(mut report: Value) -> String {
+    report.as_object_mut().map(|o| o.remove("timing"));
+    serde_json::to_string_pretty(&report).unwrap_or_default()
+}
+
+/// A run's shards, each written to a file: their paths.
+fn shards(dir: &std::path::Path, args: &[&str], n: u64) -> Vec<String> {
+    (1..=n)
+        .map(|k| {
+            let out = madang(&[args, &["--shard", &format!("{k}/{n}"), "--json"]].concat());
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            let path = dir.join(format!("shard-{k}-of-{n}.json"));
+            std::fs::write(&path, &out.stdout).expect("shard written");
+            path.display().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn merged_shards_are_the_whole_run_byte_for_byte() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    // Dice Poker has figures (hand frequencies, means); Ur with greedy and random, rotated, has
+    // bots on every seat. 1,000 games: shards of 333/334 games do not fall on the 256-game chunks.
+    let runs: [&[&str]; 2] = [
+        &["sim", "dice-poker", "--games", "1000", "--seed", "5", "--bots", "greedy,random", "--rotate-seats"],
+        &["sim", "ur", "--games", "1000", "--seed", "11", "--bots", "greedy,random"],
+    ];
+    for args in runs {
+        let whole = report(&[args, &["--json"]].concat());
+        assert!(whole.get("shard").is_none());
+        let files = shards(dir.path(), args, 3);
+        // Each shard holds its range: ⌊(K − 1) · 1000 / 3⌋ .. ⌊K · 1000 / 3⌋.
+        let first: Value =
+            serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap_or_default()).unwrap_or_default();
+        assert_eq!(
+            (first["games"].as_u64(), first["shard"]["from"].as_u64(), first["shard"]["to"].as_u64()),
+            (Some(333), Some(0), Some(333))
+        );
+        // In any order.
+        let merged = report(&["sim", "merge", &files[2], &files[0], &files[1], "--json"]);
+        assert_eq!(without_timing(merged), without_timing(whole), "{args:?}");
+    }
+}
+
+#[test]
+fn bad_shards_and_merges_exit_2_naming_the_problem() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let args: &[&str] = &["sim", "ur", "--games", "100", "--seed", "3"];
+    let files = shards(dir.path(), args, 2);
+    let other = shards(
+        &{
+            let d = dir.path().join("other");
+            std::fs::create_dir_all(&d).expect("dir");
+            d
+        },
+        &["sim", "ur", "--games", "100", "--seed", "4"],
+        2,
+    );
+    let whole = dir.path().join("whole.json");
+    std::fs::write(&whole, madang(&[args, &["--json"]].concat()).stdout).expect("written");
+    let not_json = dir.path().join("not.json");
+    std::fs::write(&not_json, "hello").expect("written");
+    let whole = whole.display().to_string();
+    let not_json = not_json.display().to_string();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["sim", "ur", "--games", "10", "--shard", "0/2"], "--shard 0/2"),
+        (vec!["sim", "ur", "--games", "10", "--shard", "3/2"], "1 ≤ K ≤ N"),
+        (vec!["sim", "ur", "--games", "10", "--shard", "2/20"], "the number of games (10)"),
+        (vec!["sim", "ur", "--games", "10", "--shard", "half"], "--shard takes K/N"),
+        (vec!["sim", "merge", &files[0]], "missing shard(s) 2/2"),
+        (vec!["sim", "merge", &files[0], &files[0]], "given twice"),
+        (vec!["sim", "merge", &files[0], &other[1]], "another run"),
+        (vec!["sim", "merge", &whole], "whole run, not a shard"),
+        (vec!["sim", "merge", &not_json], "is not a `madang sim --shard K/N --json` report"),
+        (vec!["sim", "merge", "/nonexistent/shard.json"], "/nonexistent/shard.json"),
+    ];
+    for (args, needle) in cases {
+        let out = madang(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {needle:?} not in {stderr:?}");
+        assert!(out.stdout.is_empty(), "{args:?} printed a report");
+    }
+}
+
+#[test]
+fn the_html_report_is_one_self_contained_page_in_the_chosen_language() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    for (lang, heading, position) in [("ko", "자리별 승률", "첫째"), ("en", "Win rate by seat", "first")] {
+        let path = dir.path().join(format!("ur-{lang}.html"));
+        let path_text = path.display().to_string();
+        let out = madang(&[
+            "sim",
+            "ur",
+            "--games",
+            "300",
+            "--seed",
+            "2",
+            "--bots",
+            "greedy,random",
+            "--report",
+            &path_text,
+            "--lang",
+            lang,
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let page = std::fs::read_to_string(&path).expect("report written");
+        assert!(page.starts_with("<!doctype html>") && page.contains(&format!("<html lang=\"{lang}\">")));
+        assert!(page.contains("<meta charset=\"utf-8\">") && page.contains("name=\"viewport\""));
+        // Nothing from elsewhere: no script, no link, no address.
+        for banned in ["<script", "<link", "http://", "https://", "url("] {
+            assert!(!page.contains(banned), "{banned} in the {lang} report");
+        }
+        // The command that plays it again, the headings, the positions in the language, and charts:
+        // win rates by seat, position and bot, and the length histogram.
+        assert!(page.contains("madang sim ur --games 300 --seed 2 --bots greedy,random"), "{page}");
+        assert!(page.contains(heading) && page.contains(position));
+        assert!(page.matches("<svg").count() >= 4);
+    }
+    let path = dir.path().join("bad.html").display().to_string();
+    let out = madang(&["sim", "ur", "--games", "10", "--report", &path, "--lang", "fr"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--lang takes ko or en, got \"fr\""));
+    assert!(!std::path::Path::new(&path).exists(), "nothing written for a bad --lang");
+}

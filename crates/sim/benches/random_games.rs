@@ -19,8 +19,7 @@ fn bench_game<G: Roster>(c: &mut Criterion, name: &str, game: G) {
         b.iter(|| {
             seed += 1;
             let bots = vec!["random".to_owned(); game.seat_names().len()];
-            let config =
-                SimConfig { games: GAMES, seed, bots, rotate_seats: false, time_decisions: false, review: false };
+            let config = SimConfig { games: GAMES, seed, bots, ..SimConfig::default() };
             pool.install(|| simulate(&game, &config, &|_| {})).map(|r| r.games).unwrap_or(0)
         })
     });

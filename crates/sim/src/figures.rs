@@ -1,28 +1,50 @@
 //! Game-specific figures, added up without knowing the game: each game's `Game::figures` is
 //! turned into JSON and its leaves are accumulated by path (`borne_off.0`, `hands.white.hand`):
 //! numbers and booleans as a mean per game, strings as frequencies.
+//!
+//! Sums are kept in fixed point ([`FIXED_POINT`] units, integers), so adding is associative:
+//! totals added in any grouping — chunks of one run, or the shards of `madang sim merge` — are
+//! exactly the same.
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// Accumulated leaves of one path.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Leaf {
-    games: u64,
-    sum: f64,
-    counts: BTreeMap<String, u64>,
+/// Units per 1 in the fixed-point sums of figures and losses: 2³², so a value is kept to
+/// 2.3 × 10⁻¹⁰ and a sum of up to 2⁹⁵ in magnitude fits an `i128`.
+pub const FIXED_POINT: f64 = 4_294_967_296.0;
+
+/// `value` in fixed point ([`FIXED_POINT`]), rounded to the nearest unit.
+pub fn to_fixed(value: f64) -> i128 {
+    (value * FIXED_POINT).round() as i128
 }
 
-/// Accumulated figures of a run (or of one chunk of games).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct FigureTotals {
+/// A fixed-point sum back as a number.
+pub fn from_fixed(sum: i128) -> f64 {
+    sum as f64 / FIXED_POINT
+}
+
+/// Accumulated leaves of one path.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Leaf {
+    /// Games that had the path.
+    pub games: u64,
+    /// Sum of its numbers (booleans 0 or 1) in fixed point.
+    pub sum: i128,
+    /// Its text values, each with the number of games that had it.
+    pub counts: BTreeMap<String, u64>,
+}
+
+/// Accumulated figures of a run (or of one chunk of games): each path's [`Leaf`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct FigureTotals {
     leaves: BTreeMap<String, Leaf>,
 }
 
 /// One path's figure in the report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Figure {
     /// A number or boolean: its mean per game (booleans count as 0 or 1).
@@ -65,8 +87,8 @@ impl FigureTotals {
                     descend(self, &key, v);
                 }
             }
-            Value::Number(n) => self.with_leaf(path, |leaf| leaf.sum += n.as_f64().unwrap_or(0.0)),
-            Value::Bool(b) => self.with_leaf(path, |leaf| leaf.sum += f64::from(u8::from(*b))),
+            Value::Number(n) => self.with_leaf(path, |leaf| leaf.sum += to_fixed(n.as_f64().unwrap_or(0.0))),
+            Value::Bool(b) => self.with_leaf(path, |leaf| leaf.sum += to_fixed(f64::from(u8::from(*b)))),
             Value::String(text) => self.with_leaf(path, |leaf| match leaf.counts.get_mut(text.as_str()) {
                 Some(count) => *count += 1,
                 None => {
@@ -89,7 +111,7 @@ impl FigureTotals {
         }
     }
 
-    /// Adds another chunk's totals (chunks are merged in game order, so sums are reproducible).
+    /// Adds another chunk's or shard's totals (exactly: the sums are integers).
     pub(crate) fn merge(&mut self, other: FigureTotals) {
         for (path, leaf) in other.leaves {
             let mine = self.leaves.entry(path).or_default();
@@ -108,7 +130,7 @@ impl FigureTotals {
             .map(|(path, leaf)| {
                 let n = leaf.games.max(1) as f64;
                 let figure = if leaf.counts.is_empty() {
-                    Figure::Mean { mean: leaf.sum / n }
+                    Figure::Mean { mean: from_fixed(leaf.sum) / n }
                 } else {
                     Figure::Frequencies {
                         frequencies: leaf.counts.iter().map(|(k, c)| (k.clone(), *c as f64 / n)).collect(),

@@ -6,29 +6,34 @@
 //! (rayon) in fixed chunks and their summaries are collected in game order before anything is
 //! added up, so for one seed the statistics are identical whatever the number of threads; only
 //! [`Timing`] varies.
+//!
+//! A run can be split into shards ([`Shard`]: the K-th of N ranges of game indices), each run
+//! anywhere; [`merge`] adds their [`Totals`] (integers only, so adding is exact) and gives the
+//! report of the whole run, identical to one run's but for its timing (`madang sim merge`).
 
 mod figures;
+pub mod html;
 mod stats;
 mod timing;
 
-use std::time::Instant;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
 
 use madang_bots::{Bot, BotError, Roster};
 use madang_core::{Outcome, Turn};
 use madang_seed::{CHANCE, Stream, bot_stream_name, draw_weighted, sim_game_seed};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-pub use figures::Figure;
-pub use timing::DecisionTime;
+pub use figures::{Figure, FigureTotals, Leaf};
+pub use timing::{DecisionTime, Histogram};
 
 pub use stats::{Interval, LengthStats, Rate, wilson_interval};
-use timing::Histogram;
 
-use figures::FigureTotals;
+use figures::{from_fixed, to_fixed};
 
 /// What to simulate.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct SimConfig {
     /// Number of games.
     pub games: u64,
@@ -44,10 +49,174 @@ pub struct SimConfig {
     /// Value every decision with the perfect player's winning chances where the game has a
     /// solved table (Ur) and report each bot's mean loss per move ([`SimReport::review`]).
     pub review: bool,
+    /// The rules the game was built from (the record's `rules` object), for the report.
+    pub rules: serde_json::Value,
+    /// The number of seats asked for, where the game allows a choice, for the report.
+    pub players: Option<usize>,
+    /// Play only this shard of the run's games (all of them when `None`).
+    pub shard: Option<Shard>,
+}
+
+/// The K-th of N shards of a run of `games` games: game indices `from..to`, with
+/// `from = ⌊(K − 1) · games / N⌋` and `to = ⌊K · games / N⌋`, so the N shards cover the run once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// K, 1-based.
+    pub index: u64,
+    /// N.
+    pub of: u64,
+    /// The first game index of the shard.
+    pub from: u64,
+    /// One past its last game index.
+    pub to: u64,
+}
+
+impl Shard {
+    /// The `index`-th (1-based) of `of` shards of `games` games.
+    ///
+    /// # Errors
+    /// [`SimError::BadShard`] unless 1 ≤ `index` ≤ `of` ≤ `games`.
+    pub fn new(index: u64, of: u64, games: u64) -> Result<Shard, SimError> {
+        if index == 0 || index > of || of > games {
+            return Err(SimError::BadShard { index, of, games });
+        }
+        let at = |k: u64| ((u128::from(k) * u128::from(games)) / u128::from(of)) as u64;
+        Ok(Shard { index, of, from: at(index - 1), to: at(index) })
+    }
+}
+
+/// Games taken part in, won and drawn by one seat, turn-order position or bot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Games it took part in.
+    pub games: u64,
+    /// Games it won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+}
+
+/// Everything a report's statistics are computed from, added up game by game: counts, a
+/// histogram of lengths and fixed-point sums, so that totals added in any grouping (chunks,
+/// shards) are exactly equal.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Totals {
+    /// Games played.
+    pub games: u64,
+    /// Per seat, in seat order.
+    pub by_seat: Vec<Tally>,
+    /// Per turn-order position, first mover first.
+    pub by_position: Vec<Tally>,
+    /// Per distinct bot name, in order of first appearance in the bot list.
+    pub by_bot: Vec<Tally>,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games without a result.
+    pub no_result: u64,
+    /// Games by length in chance outcomes (rolls or throws).
+    pub lengths: BTreeMap<u32, u64>,
+    /// The games' own figures by path.
+    pub figures: FigureTotals,
+    /// Loss totals per distinct bot (with `review` and a solved table; else zeros).
+    pub losses: Vec<LossTotals>,
+    /// Decision times per distinct bot (with `time_decisions`; else empty). Times vary from
+    /// run to run: the report shows them under `timing`.
+    #[serde(skip)]
+    pub times: Vec<Histogram>,
+}
+
+impl Totals {
+    fn new(seats: usize, bots: usize, time_decisions: bool) -> Totals {
+        Totals {
+            by_seat: vec![Tally::default(); seats],
+            by_position: vec![Tally::default(); seats],
+            by_bot: vec![Tally::default(); bots],
+            losses: vec![LossTotals::default(); bots],
+            times: if time_decisions { (0..bots).map(|_| Histogram::new()).collect() } else { Vec::new() },
+            ..Totals::default()
+        }
+    }
+
+    /// Adds one game.
+    fn add<G: madang_core::Game>(&mut self, game: &G, summary: &GameSummary) {
+        self.games += 1;
+        *self.lengths.entry(summary.length).or_default() += 1;
+        let winner = match &summary.outcome {
+            Outcome::Winner(w) => Some(*w),
+            Outcome::Ranking(order) => order.first().copied(),
+            Outcome::Draw => {
+                self.draws += 1;
+                None
+            }
+            Outcome::NoResult(_) => {
+                self.no_result += 1;
+                None
+            }
+        };
+        let drawn = summary.outcome == Outcome::Draw;
+        let count = |tally: &mut Tally, won: bool| {
+            tally.games += 1;
+            tally.wins += u64::from(won);
+            tally.draws += u64::from(drawn);
+        };
+        for (seat, &bot) in summary.bot_of_seat.iter().enumerate() {
+            let won = winner == Some(game.side_of_seat(seat));
+            if let Some(tally) = self.by_seat.get_mut(seat) {
+                count(tally, won);
+            }
+            if let Some(tally) = self.by_bot.get_mut(usize::from(bot)) {
+                count(tally, won);
+            }
+        }
+        for (p, &seat) in summary.turn_order.iter().enumerate() {
+            if let Some(tally) = self.by_position.get_mut(p) {
+                count(tally, winner == Some(game.side_of_seat(usize::from(seat))));
+            }
+        }
+    }
+
+    /// Adds another chunk's or shard's totals (of the same game, rules and bots).
+    pub fn merge(&mut self, other: &Totals) {
+        let add = |mine: &mut Vec<Tally>, theirs: &[Tally]| {
+            if mine.len() < theirs.len() {
+                mine.resize(theirs.len(), Tally::default());
+            }
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                m.games += t.games;
+                m.wins += t.wins;
+                m.draws += t.draws;
+            }
+        };
+        self.games += other.games;
+        add(&mut self.by_seat, &other.by_seat);
+        add(&mut self.by_position, &other.by_position);
+        add(&mut self.by_bot, &other.by_bot);
+        self.draws += other.draws;
+        self.no_result += other.no_result;
+        for (length, count) in &other.lengths {
+            *self.lengths.entry(*length).or_default() += count;
+        }
+        self.figures.merge(other.figures.clone());
+        if self.losses.len() < other.losses.len() {
+            self.losses.resize(other.losses.len(), LossTotals::default());
+        }
+        for (m, t) in self.losses.iter_mut().zip(&other.losses) {
+            m.decisions += t.decisions;
+            m.loss += t.loss;
+            m.best += t.best;
+            m.blunders += t.blunders;
+        }
+        if self.times.len() < other.times.len() {
+            self.times.resize(other.times.len(), Histogram::new());
+        }
+        for (m, t) in self.times.iter_mut().zip(&other.times) {
+            m.merge(t);
+        }
+    }
 }
 
 /// How much winning chance a bot gave away per decision, measured against the solved table.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct BotLoss {
     /// The bot.
     pub bot: String,
@@ -61,13 +230,18 @@ pub struct BotLoss {
     pub blunders: f64,
 }
 
-/// Loss totals per bot, added in game order.
-#[derive(Clone, Debug, Default)]
-struct LossTotals {
-    decisions: u64,
-    loss: f64,
-    best: u64,
-    blunders: u64,
+/// Loss totals of one bot.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LossTotals {
+    /// Decisions valued.
+    pub decisions: u64,
+    /// Winning chance given away, percentage points, summed in fixed point
+    /// (`figures::FIXED_POINT` units).
+    pub loss: i128,
+    /// Decisions that were the best move (within 0.01 points).
+    pub best: u64,
+    /// Decisions that gave away 10 points or more.
+    pub blunders: u64,
 }
 
 /// Why a simulation cannot start.
@@ -89,6 +263,19 @@ pub enum SimError {
     /// Zero games.
     #[error("--games must be at least 1")]
     NoGames,
+    /// A shard that is not one of N ranges of the games.
+    #[error("--shard {index}/{of}: K/N needs 1 ≤ K ≤ N ≤ the number of games ({games})")]
+    BadShard {
+        /// K.
+        index: u64,
+        /// N.
+        of: u64,
+        /// Games in the run.
+        games: u64,
+    },
+    /// Reports that are not the shards of one run.
+    #[error("cannot merge: {0}")]
+    Merge(String),
 }
 
 /// Expands `hard,easy*3` into one name per seat.
@@ -126,12 +313,19 @@ struct GameSummary {
     length: u32,
 }
 
-/// The report of a run; everything but `timing` depends only on the game, rules, bots and seed.
-#[derive(Clone, Debug, Serialize)]
+/// The report of a run (or of one shard of it); everything but `timing` depends only on the
+/// game, rules, bots, seed and games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SimReport {
     /// The game's name.
-    pub game: &'static str,
-    /// Games played.
+    pub game: String,
+    /// The madang version that played it.
+    pub version: String,
+    /// The rules (the record's `rules` object).
+    pub rules: serde_json::Value,
+    /// The number of seats asked for, where the game allows a choice.
+    pub players: Option<usize>,
+    /// Games played (in this shard, for a shard).
     pub games: u64,
     /// The run's seed.
     pub seed: u64,
@@ -139,6 +333,12 @@ pub struct SimReport {
     pub bots: Vec<String>,
     /// Whether seats rotated.
     pub rotate_seats: bool,
+    /// Whether decisions were valued against a solved table.
+    pub review_decisions: bool,
+    /// The shard this report covers, and the whole run's number of games (`None`: the whole
+    /// run).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub shard: Option<ShardOf>,
     /// Win rate of each seat (by seat name).
     pub by_seat: Vec<Rate>,
     /// Win rate by turn-order position (first mover first).
@@ -152,17 +352,29 @@ pub struct SimReport {
     /// Game length in chance outcomes (rolls or throws).
     pub length: LengthStats,
     /// Mean loss per decision of each bot, with `review` and a solved table (else empty).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub review: Vec<BotLoss>,
     /// The game's own figures (`Game::figures` at the end of each game) by JSON path: numbers
     /// as a mean per game, text as frequencies.
-    pub figures: std::collections::BTreeMap<String, Figure>,
+    pub figures: BTreeMap<String, Figure>,
+    /// What the statistics above are computed from, for `madang sim merge`.
+    pub totals: Totals,
     /// Wall time, the only part that varies between runs.
     pub timing: Timing,
 }
 
+/// A shard and the number of games of the whole run it belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardOf {
+    /// The shard.
+    #[serde(flatten)]
+    pub shard: Shard,
+    /// Games in the whole run.
+    pub run_games: u64,
+}
+
 /// Time figures of a run.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Timing {
     /// Wall time of the whole run.
     pub seconds: f64,
@@ -172,6 +384,9 @@ pub struct Timing {
     pub threads: usize,
     /// Decision time per bot, when decisions were timed (`--time-decisions`).
     pub decisions: Vec<DecisionTime>,
+    /// The decision-time histograms the summaries come from (for `madang sim merge`).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub histograms: Vec<Histogram>,
 }
 
 /// Plays the games of `config` on the current rayon pool, calling `progress` with the number of
@@ -201,61 +416,174 @@ pub fn simulate<G: Roster>(
     let bot_index: Vec<u8> =
         config.bots.iter().map(|b| distinct.iter().position(|d| d == b).unwrap_or(0) as u8).collect();
 
+    let (from, to) = config.shard.map_or((0, config.games), |shard| (shard.from, shard.to));
     let started = Instant::now();
     const CHUNK: u64 = 256;
-    let chunks: Vec<u64> = (0..config.games.div_ceil(CHUNK)).collect();
-    #[allow(clippy::type_complexity)]
-    let chunks: Vec<(Vec<GameSummary>, FigureTotals, Vec<Histogram>, Vec<LossTotals>)> = chunks
+    let chunks: Vec<u64> = (0..(to - from).div_ceil(CHUNK)).collect();
+    let chunks: Vec<Totals> = chunks
         .par_iter()
         .map(|&chunk| {
-            let start = chunk * CHUNK;
-            let end = (start + CHUNK).min(config.games);
+            let start = from + chunk * CHUNK;
+            let end = (start + CHUNK).min(to);
             let mut runner = Runner::new(game, config, &bot_index, distinct.len());
-            let games: Vec<GameSummary> = (start..end).map(|i| runner.play(i)).collect();
+            for i in start..end {
+                let summary = runner.play(i);
+                runner.totals.add(game, &summary);
+            }
             progress(end - start);
-            (games, runner.figures, runner.times, runner.losses)
+            runner.totals
         })
         .collect();
     let elapsed = started.elapsed();
-    let mut figures = FigureTotals::default();
-    let mut times: Vec<Histogram> = distinct.iter().map(|_| Histogram::new()).collect();
-    let mut summaries = Vec::with_capacity(config.games as usize);
-    let mut losses: Vec<LossTotals> = distinct.iter().map(|_| LossTotals::default()).collect();
-    for (games, totals, chunk_times, chunk_losses) in chunks {
-        for (all, chunk) in losses.iter_mut().zip(&chunk_losses) {
-            all.decisions += chunk.decisions;
-            all.loss += chunk.loss;
-            all.best += chunk.best;
-            all.blunders += chunk.blunders;
-        }
-        summaries.extend(games);
-        figures.merge(totals);
-        for (all, chunk) in times.iter_mut().zip(&chunk_times) {
-            all.merge(chunk);
-        }
+    let mut totals = Totals::new(seats.len(), distinct.len(), config.time_decisions);
+    for chunk in &chunks {
+        totals.merge(chunk);
     }
-    let mut report = stats::report(game, config, &distinct, summaries.iter(), elapsed);
-    report.figures = figures.report();
-    if config.review && losses.iter().any(|l| l.decisions > 0) {
-        report.review = distinct
+    let header = SimReport {
+        game: G::NAME.to_owned(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        rules: config.rules.clone(),
+        players: config.players,
+        games: 0,
+        seed: config.seed,
+        bots: config.bots.clone(),
+        rotate_seats: config.rotate_seats,
+        review_decisions: config.review,
+        shard: config.shard.map(|shard| ShardOf { shard, run_games: config.games }),
+        by_seat: seats.iter().map(|name| Rate::new(name.clone(), Tally::default())).collect(),
+        by_position: Vec::new(),
+        by_bot: distinct.iter().map(|name| Rate::new(name.clone(), Tally::default())).collect(),
+        draws: 0,
+        no_result: 0,
+        length: stats::length_stats(&BTreeMap::new()),
+        review: Vec::new(),
+        figures: BTreeMap::new(),
+        totals: Totals::default(),
+        timing: Timing {
+            seconds: 0.0,
+            games_per_second: 0.0,
+            threads: 0,
+            decisions: Vec::new(),
+            histograms: Vec::new(),
+        },
+    };
+    Ok(from_totals(header, totals, elapsed, rayon::current_num_threads()))
+}
+
+/// The report with `header`'s game, rules, bots, seat names (`by_seat`) and bot names
+/// (`by_bot`), and every statistic computed from `totals`; timing from `elapsed` and `threads`.
+fn from_totals(header: SimReport, totals: Totals, elapsed: Duration, threads: usize) -> SimReport {
+    let rate = |rates: &[Rate], tallies: &[Tally]| -> Vec<Rate> {
+        rates.iter().zip(tallies).map(|(r, t)| Rate::new(r.name.clone(), *t)).collect()
+    };
+    let by_seat = rate(&header.by_seat, &totals.by_seat);
+    let by_bot = rate(&header.by_bot, &totals.by_bot);
+    let by_position =
+        totals.by_position.iter().enumerate().map(|(i, t)| Rate::new(stats::position_name(i), *t)).collect();
+    let review = if header.review_decisions && totals.losses.iter().any(|l| l.decisions > 0) {
+        header
+            .by_bot
             .iter()
-            .zip(&losses)
+            .zip(&totals.losses)
             .map(|(bot, l)| {
                 let per = |x: f64| if l.decisions == 0 { 0.0 } else { x / l.decisions as f64 };
                 BotLoss {
-                    bot: bot.clone(),
+                    bot: bot.name.clone(),
                     decisions: l.decisions,
-                    mean_loss: per(l.loss),
+                    mean_loss: per(from_fixed(l.loss)),
                     best: per(l.best as f64),
                     blunders: per(l.blunders as f64),
                 }
             })
-            .collect();
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let seconds = elapsed.as_secs_f64();
+    let decisions = header.by_bot.iter().zip(&totals.times).map(|(bot, h)| h.summary(&bot.name)).collect();
+    SimReport {
+        games: totals.games,
+        by_seat,
+        by_position,
+        by_bot,
+        draws: totals.draws,
+        no_result: totals.no_result,
+        length: stats::length_stats(&totals.lengths),
+        review,
+        figures: totals.figures.report(),
+        timing: Timing {
+            seconds,
+            games_per_second: if seconds > 0.0 { totals.games as f64 / seconds } else { 0.0 },
+            threads,
+            decisions,
+            histograms: totals.times.clone(),
+        },
+        totals,
+        ..header
     }
-    if config.time_decisions {
-        report.timing.decisions = distinct.iter().zip(&times).map(|(name, h)| h.summary(name)).collect();
+}
+
+/// The report of a whole run from the reports of its shards (`madang sim … --shard K/N --json`,
+/// any order): the same game, version, rules, players, seed, bots, rotation and review, and
+/// every shard 1…N exactly once. Its statistics equal those of the run played at once; its
+/// timing adds the shards' seconds (the threads are the most any shard used).
+///
+/// # Errors
+/// [`SimError::Merge`] naming what does not fit.
+pub fn merge(mut reports: Vec<SimReport>) -> Result<SimReport, SimError> {
+    let fail = |message: String| Err(SimError::Merge(message));
+    let Some(first) = reports.first().cloned() else { return fail("no reports given".to_owned()) };
+    let Some(run) = first.shard else {
+        return fail("the first report is a whole run, not a shard (run `madang sim … --shard K/N --json`)".to_owned());
+    };
+    for r in &reports {
+        let Some(shard) = r.shard else { return fail("a report is a whole run, not a shard".to_owned()) };
+        let same = r.game == first.game
+            && r.version == first.version
+            && r.rules == first.rules
+            && r.players == first.players
+            && r.seed == first.seed
+            && r.bots == first.bots
+            && r.rotate_seats == first.rotate_seats
+            && r.review_decisions == first.review_decisions
+            && shard.shard.of == run.shard.of
+            && shard.run_games == run.run_games;
+        if !same {
+            return fail(format!(
+                "shard {}/{} is of another run than shard {}/{} (the game, version, rules, players, seed, bots, rotation, review, games and N must all be the same)",
+                shard.shard.index, shard.shard.of, run.shard.index, run.shard.of
+            ));
+        }
+        if Shard::new(shard.shard.index, shard.shard.of, shard.run_games).ok() != Some(shard.shard)
+            || r.totals.games != shard.shard.to - shard.shard.from
+        {
+            return fail(format!(
+                "shard {}/{} does not hold the games its range says",
+                shard.shard.index, shard.shard.of
+            ));
+        }
     }
-    Ok(report)
+    reports.sort_by_key(|r| r.shard.map_or(0, |s| s.shard.index));
+    let indices: Vec<u64> = reports.iter().filter_map(|r| r.shard.map(|s| s.shard.index)).collect();
+    if let Some(twice) = indices.windows(2).find(|w| w[0] == w[1]) {
+        return fail(format!("shard {}/{} is given twice", twice[0], run.shard.of));
+    }
+    let missing: Vec<String> =
+        (1..=run.shard.of).filter(|k| !indices.contains(k)).map(|k| format!("{k}/{}", run.shard.of)).collect();
+    if !missing.is_empty() {
+        return fail(format!("missing shard(s) {}", missing.join(", ")));
+    }
+    let mut totals = Totals::default();
+    let (mut seconds, mut threads) = (0.0, 0);
+    for r in &reports {
+        let mut shard_totals = r.totals.clone();
+        shard_totals.times = r.timing.histograms.clone();
+        totals.merge(&shard_totals);
+        seconds += r.timing.seconds;
+        threads = threads.max(r.timing.threads);
+    }
+    let header = SimReport { shard: None, ..first };
+    Ok(from_totals(header, totals, Duration::from_secs_f64(seconds), threads))
 }
 
 /// Plays games one after another, reusing its bots and buffers.
@@ -267,9 +595,7 @@ struct Runner<'a, G: Roster> {
     bots: Vec<Box<dyn Bot<G>>>,
     legal: Vec<G::Action>,
     outcomes: Vec<(G::Action, madang_core::Weight)>,
-    figures: FigureTotals,
-    times: Vec<Histogram>,
-    losses: Vec<LossTotals>,
+    totals: Totals,
 }
 
 impl<'a, G: Roster> Runner<'a, G> {
@@ -284,9 +610,7 @@ impl<'a, G: Roster> Runner<'a, G> {
             bots,
             legal: Vec::new(),
             outcomes: Vec::new(),
-            figures: FigureTotals::default(),
-            times: (0..distinct_bots).map(|_| Histogram::new()).collect(),
-            losses: (0..distinct_bots).map(|_| LossTotals::default()).collect(),
+            totals: Totals::new(game.seat_names().len(), distinct_bots, config.time_decisions),
         }
     }
 
@@ -316,7 +640,9 @@ impl<'a, G: Roster> Runner<'a, G> {
                     let action = if self.config.time_decisions {
                         let t = Instant::now();
                         let action = bot.choose(self.game, &state, &self.legal, &mut streams[seat]);
-                        self.times[usize::from(self.bot_index[entry])].add(t.elapsed());
+                        if let Some(times) = self.totals.times.get_mut(usize::from(self.bot_index[entry])) {
+                            times.add(t.elapsed());
+                        }
                         action
                     } else {
                         bot.choose(self.game, &state, &self.legal, &mut streams[seat])
@@ -329,11 +655,12 @@ impl<'a, G: Roster> Runner<'a, G> {
                         let mover = |c: f64| if seat == 0 { c } else { 1.0 - c };
                         let best = chances.iter().map(|c| mover(*c)).fold(f64::NEG_INFINITY, f64::max);
                         let loss = (100.0 * (best - mover(chances[played]))).max(0.0);
-                        let totals = &mut self.losses[usize::from(self.bot_index[entry])];
-                        totals.decisions += 1;
-                        totals.loss += loss;
-                        totals.best += u64::from(loss < 0.01);
-                        totals.blunders += u64::from(loss >= 10.0);
+                        if let Some(totals) = self.totals.losses.get_mut(usize::from(self.bot_index[entry])) {
+                            totals.decisions += 1;
+                            totals.loss += to_fixed(loss);
+                            totals.best += u64::from(loss < 0.01);
+                            totals.blunders += u64::from(loss >= 10.0);
+                        }
                     }
                     action
                 }
@@ -342,7 +669,7 @@ impl<'a, G: Roster> Runner<'a, G> {
             let _ = self.game.apply_quiet(&mut state, action);
         }
         if let Ok(figures) = serde_json::to_value(self.game.figures(&state)) {
-            self.figures.add(&figures);
+            self.totals.figures.add(&figures);
         }
         GameSummary {
             bot_of_seat: entry_of_seat.iter().map(|&e| self.bot_index[e]).collect(),
@@ -350,5 +677,22 @@ impl<'a, G: Roster> Runner<'a, G> {
             outcome: self.game.outcome(&state).unwrap_or(Outcome::NoResult("unfinished".into())),
             length,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_cover_the_run_once() {
+        // ⌊(K − 1) · 1000 / 3⌋ .. ⌊K · 1000 / 3⌋: 0..333, 333..666, 666..1000.
+        let ranges: Vec<(u64, u64)> =
+            (1..=3).map(|k| Shard::new(k, 3, 1000).map(|s| (s.from, s.to)).unwrap_or_default()).collect();
+        assert_eq!(ranges, [(0, 333), (333, 666), (666, 1000)]);
+        assert_eq!(Shard::new(1, 1, 5).map(|s| (s.from, s.to)).ok(), Some((0, 5)));
+        assert_eq!(Shard::new(0, 3, 10), Err(SimError::BadShard { index: 0, of: 3, games: 10 }));
+        assert!(Shard::new(4, 3, 10).is_err());
+        assert!(Shard::new(1, 11, 10).is_err());
     }
 }

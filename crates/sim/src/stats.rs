@@ -1,14 +1,13 @@
-//! Adding up game summaries: rates with Wilson score intervals, and game lengths.
+//! Statistics from the totals: rates with Wilson score intervals, and game lengths.
 
-use std::time::Duration;
+use std::collections::BTreeMap;
 
-use madang_core::{Game, Outcome};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::{GameSummary, SimConfig, SimReport, Timing};
+use crate::Tally;
 
 /// A 95 % confidence interval for a proportion.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Interval {
     /// Lower bound, 0-1.
     pub low: f64,
@@ -17,7 +16,7 @@ pub struct Interval {
 }
 
 /// Wins (and draws) out of games for one seat, position or bot.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rate {
     /// Seat name, `first`/`second`/… position, or bot name.
     pub name: String,
@@ -48,14 +47,15 @@ pub fn wilson_interval(successes: u64, trials: u64) -> Interval {
 }
 
 impl Rate {
-    fn new(name: String, games: u64, wins: u64, draws: u64) -> Rate {
+    pub(crate) fn new(name: String, tally: Tally) -> Rate {
+        let Tally { games, wins, draws } = tally;
         let win_rate = if games == 0 { 0.0 } else { wins as f64 / games as f64 };
         Rate { name, games, wins, draws, win_rate, interval: wilson_interval(wins, games) }
     }
 }
 
 /// Game length in chance outcomes (rolls or throws).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LengthStats {
     /// Mean.
     pub mean: f64,
@@ -73,98 +73,34 @@ pub struct LengthStats {
     pub max: u32,
 }
 
-fn length_stats(mut lengths: Vec<u32>) -> LengthStats {
-    lengths.sort_unstable();
-    let n = lengths.len().max(1) as f64;
-    let mean = lengths.iter().map(|&l| f64::from(l)).sum::<f64>() / n;
-    let variance = lengths.iter().map(|&l| (f64::from(l) - mean).powi(2)).sum::<f64>() / n;
-    let at =
-        |q: f64| lengths.get(((lengths.len().saturating_sub(1)) as f64 * q).round() as usize).copied().unwrap_or(0);
+/// Length statistics from a histogram (length → games): the mean and population standard
+/// deviation, and the lengths at ranks round((n − 1) · q) of the sorted list for q = 0, 0.1,
+/// 0.5, 0.9 and 1.
+pub(crate) fn length_stats(lengths: &BTreeMap<u32, u64>) -> LengthStats {
+    let count: u64 = lengths.values().sum();
+    let n = count.max(1) as f64;
+    let total: u128 = lengths.iter().map(|(&l, &c)| u128::from(l) * u128::from(c)).sum();
+    let mean = total as f64 / n;
+    let variance = lengths.iter().map(|(&l, &c)| c as f64 * (f64::from(l) - mean).powi(2)).sum::<f64>() / n;
+    let at = |q: f64| {
+        let rank = (count.saturating_sub(1) as f64 * q).round() as u64;
+        let mut seen = 0;
+        for (&l, &c) in lengths {
+            seen += c;
+            if seen > rank {
+                return l;
+            }
+        }
+        0
+    };
     LengthStats { mean, sd: variance.sqrt(), min: at(0.0), p10: at(0.1), median: at(0.5), p90: at(0.9), max: at(1.0) }
 }
 
 /// Position names for the turn-order table.
-fn position_name(i: usize) -> String {
+pub(crate) fn position_name(i: usize) -> String {
     ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
         .get(i)
         .map_or_else(|| format!("#{}", i + 1), |s| (*s).to_owned())
-}
-
-pub(crate) fn report<'a, G: Game>(
-    game: &G,
-    config: &SimConfig,
-    distinct: &[String],
-    summaries: impl Iterator<Item = &'a GameSummary>,
-    elapsed: Duration,
-) -> SimReport {
-    let seats = game.seat_names();
-    let n = seats.len();
-    let mut seat_wins = vec![(0u64, 0u64); n];
-    let mut position = vec![(0u64, 0u64, 0u64); n];
-    let mut bot = vec![(0u64, 0u64, 0u64); distinct.len()];
-    let mut draws = 0;
-    let mut no_result = 0;
-    let mut lengths = Vec::new();
-    let mut games = 0;
-    for summary in summaries {
-        games += 1;
-        lengths.push(summary.length);
-        let winner = match &summary.outcome {
-            Outcome::Winner(w) => Some(*w),
-            Outcome::Ranking(order) => order.first().copied(),
-            Outcome::Draw => {
-                draws += 1;
-                None
-            }
-            Outcome::NoResult(_) => {
-                no_result += 1;
-                None
-            }
-        };
-        let drawn = summary.outcome == Outcome::Draw;
-        for seat in 0..n {
-            let won = winner == Some(game.side_of_seat(seat));
-            seat_wins[seat].0 += u64::from(won);
-            seat_wins[seat].1 += u64::from(drawn);
-            let b = &mut bot[usize::from(summary.bot_of_seat[seat])];
-            b.0 += 1;
-            b.1 += u64::from(won);
-            b.2 += u64::from(drawn);
-        }
-        for (p, &seat) in summary.turn_order.iter().enumerate() {
-            if let Some(pos) = position.get_mut(p) {
-                pos.0 += 1;
-                pos.1 += u64::from(winner == Some(game.side_of_seat(usize::from(seat))));
-                pos.2 += u64::from(drawn);
-            }
-        }
-    }
-    let seconds = elapsed.as_secs_f64();
-    SimReport {
-        game: G::NAME,
-        games,
-        seed: config.seed,
-        bots: config.bots.clone(),
-        rotate_seats: config.rotate_seats,
-        by_seat: seats.iter().zip(&seat_wins).map(|(name, (w, d))| Rate::new(name.clone(), games, *w, *d)).collect(),
-        by_position: position
-            .iter()
-            .enumerate()
-            .map(|(i, (g, w, d))| Rate::new(position_name(i), *g, *w, *d))
-            .collect(),
-        by_bot: distinct.iter().zip(&bot).map(|(name, (g, w, d))| Rate::new(name.clone(), *g, *w, *d)).collect(),
-        draws,
-        no_result,
-        length: length_stats(lengths),
-        review: Vec::new(),
-        figures: Default::default(),
-        timing: Timing {
-            seconds,
-            games_per_second: if seconds > 0.0 { games as f64 / seconds } else { 0.0 },
-            threads: rayon::current_num_threads(),
-            decisions: Vec::new(),
-        },
-    }
 }
 
 #[cfg(test)]
@@ -186,10 +122,15 @@ mod tests {
 
     #[test]
     fn length_stats_of_a_small_list() {
-        let s = length_stats(vec![4, 2, 6, 8]);
+        let s = length_stats(&[(4, 1), (2, 1), (6, 1), (8, 1)].into_iter().collect());
         assert_eq!(s.mean, 5.0);
         // Population variance: (1 + 9 + 1 + 9) / 4 = 5.
         assert!((s.sd - 5f64.sqrt()).abs() < 1e-12);
         assert_eq!((s.min, s.max), (2, 8));
+        // Ranks round(3 · q) of 2, 4, 6, 8: p10 → rank 0, median → rank 2 (1.5 rounds up), p90 → 3.
+        assert_eq!((s.p10, s.median, s.p90), (2, 6, 8));
+        // Repeated lengths: 3, 3, 3, 10 → mean 4.75, median rank 2 → 3.
+        let s = length_stats(&[(3, 3), (10, 1)].into_iter().collect());
+        assert_eq!((s.mean, s.median, s.max), (4.75, 3, 10));
     }
 }

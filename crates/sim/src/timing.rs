@@ -2,14 +2,14 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Bucket `b` holds times in `[1.05^b, 1.05^(b+1))` nanoseconds.
 const BUCKETS: usize = 600;
 
-/// Decision times of one bot.
-#[derive(Clone, Debug)]
-pub(crate) struct Histogram {
+/// Decision times of one bot (merged exactly: counts and whole nanoseconds).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Histogram {
     count: u64,
     total: Duration,
     max: Duration,
@@ -17,7 +17,7 @@ pub(crate) struct Histogram {
 }
 
 /// A bot's decision time summary, in microseconds.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DecisionTime {
     /// Bot name.
     pub bot: String,
@@ -48,6 +48,9 @@ impl Histogram {
     }
 
     pub(crate) fn merge(&mut self, other: &Histogram) {
+        if self.buckets.len() < other.buckets.len() {
+            self.buckets.resize(other.buckets.len(), 0);
+        }
         self.count += other.count;
         self.total += other.total;
         self.max = self.max.max(other.max);
