@@ -237,12 +237,20 @@ fn rate_lines(title: &str, rates: &[Rate]) -> String {
 
 fn text_report(r: &SimReport) -> String {
     let mut out = format!(
-        "{}: {} games, seed {}, bots {}{}\n",
+        "{}: {} games, seed {}, bots {}{}{}\n",
         r.game,
         r.games,
         r.seed,
         r.bots.join(","),
-        if r.rotate_seats { " (seats rotated)" } else { "" }
+        if r.rotate_seats { " (seats rotated)" } else { "" },
+        r.shard.map_or(String::new(), |s| format!(
+            " (shard {}/{} of a run of {} games: games {}-{})",
+            s.shard.index,
+            s.shard.of,
+            s.run_games,
+            s.shard.from,
+            s.shard.to.saturating_sub(1)
+        ))
     );
     out += &rate_lines("by seat", &r.by_seat);
     out += &rate_lines("by position", &r.by_position);

@@ -199,3 +199,15 @@ fn the_html_report_is_one_self_contained_page_in_the_chosen_language() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--lang takes ko or en, got \"fr\""));
     assert!(!std::path::Path::new(&path).exists(), "nothing written for a bad --lang");
 }
+
+#[test]
+fn a_shards_text_report_says_which_games_it_holds() {
+    let out = madang(&["sim", "ur", "--games", "10", "--shard", "2/2"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Games ⌊10/2⌋ = 5 to 9.
+    assert!(
+        text.starts_with("ur: 5 games, seed 0, bots random,random (shard 2/2 of a run of 10 games: games 5-9)"),
+        "{text}"
+    );
+}
