@@ -43,6 +43,16 @@ pub struct Heuristic;
 impl Heuristic {
     /// The priority of `action` at `state` (higher is better), judged by applying it.
     pub fn score(game: &Yut, state: &YutState, action: YutAction) -> i64 {
+        // The move is judged on a copy of the position made into this thread's scratch
+        // position, whose vectors are reused (`clone_from`): no allocation per candidate move.
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<Option<YutState>> = const { std::cell::RefCell::new(None) };
+        }
+        SCRATCH.with_borrow_mut(|scratch| Self::score_on(game, state, action, scratch))
+    }
+
+    /// [`Heuristic::score`], applying the move to `scratch` (made a copy of `state` first).
+    fn score_on(game: &Yut, state: &YutState, action: YutAction, scratch: &mut Option<YutState>) -> i64 {
         let reach = game.settings().exit == Exit::Reach;
         match action {
             YutAction::Route(next) => -(i64::from(steps_to_finish(next, reach))),
@@ -52,10 +62,17 @@ impl Heuristic {
             YutAction::Enter(_) | YutAction::Move(..) => {
                 let Turn::Seat(seat) = game.turn(state) else { return 0 };
                 let side = game.side_of_seat(seat);
-                let mut after = state.clone();
-                if game.apply_quiet(&mut after, action).is_err() {
+                let after = match scratch {
+                    Some(after) => {
+                        after.clone_from(state);
+                        after
+                    }
+                    None => scratch.insert(state.clone()),
+                };
+                if game.apply_quiet(after, action).is_err() {
                     return i64::MIN;
                 }
+                let after = &*after;
                 let finished = after.sides[side].finished.count_ones() > state.sides[side].finished.count_ones()
                     || after.phase == Phase::Over;
                 let captured = after.counters[side].captures > state.counters[side].captures;
@@ -68,7 +85,7 @@ impl Heuristic {
                     .units
                     .iter()
                     .any(|u| u.pieces & (1 << moved) != 0 && branch_choices(u.station).is_some());
-                let gain = i64::from(steps_left(game, state, side)) - i64::from(steps_left(game, &after, side));
+                let gain = i64::from(steps_left(game, state, side)) - i64::from(steps_left(game, after, side));
                 let backwards = matches!(action, YutAction::Move(_, Stick::Backdo));
                 let class = if finished {
                     6

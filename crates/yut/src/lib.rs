@@ -154,7 +154,7 @@ impl FromStr for YutAction {
 }
 
 /// A group of one side's pieces that moves as one (a single piece is a unit of one).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Unit {
     /// Bit `p` set for piece id `p` of the side.
     pub pieces: u16,
@@ -165,6 +165,63 @@ pub struct Unit {
     pub trail: Vec<u8>,
     /// The route chosen at the branch it rests on.
     pub route: Option<u8>,
+}
+
+// Clones that reuse the target's vectors (`clone_from`): bots judge a move by applying it to a
+// copy of the position, and a copy made into the same scratch position allocates nothing.
+impl Clone for Unit {
+    fn clone(&self) -> Self {
+        Unit { pieces: self.pieces, station: self.station, trail: self.trail.clone(), route: self.route }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.pieces = source.pieces;
+        self.station = source.station;
+        self.trail.clone_from(&source.trail);
+        self.route = source.route;
+    }
+}
+
+impl Clone for SidePieces {
+    fn clone(&self) -> Self {
+        SidePieces { hand: self.hand, finished: self.finished, units: self.units.clone() }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.hand = source.hand;
+        self.finished = source.finished;
+        self.units.clone_from(&source.units);
+    }
+}
+
+impl Clone for YutState {
+    fn clone(&self) -> Self {
+        YutState {
+            sides: self.sides.clone(),
+            order: self.order.clone(),
+            position: self.position,
+            phase: self.phase,
+            pool: self.pool.clone(),
+            throws_this_turn: self.throws_this_turn,
+            pending: self.pending,
+            ceremony: self.ceremony.clone(),
+            finished_sides: self.finished_sides.clone(),
+            counters: self.counters.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.sides.clone_from(&source.sides);
+        self.order.clone_from(&source.order);
+        self.position = source.position;
+        self.phase = source.phase;
+        self.pool.clone_from(&source.pool);
+        self.throws_this_turn = source.throws_this_turn;
+        self.pending = source.pending;
+        self.ceremony.clone_from(&source.ceremony);
+        self.finished_sides.clone_from(&source.finished_sides);
+        self.counters.clone_from(&source.counters);
+    }
 }
 
 impl Unit {
@@ -180,7 +237,7 @@ impl Unit {
 }
 
 /// One side's pieces (a team's, in team modes).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SidePieces {
     /// Pieces in hand, bit per piece id.
     pub hand: u16,
@@ -253,7 +310,7 @@ pub struct Ceremony {
 }
 
 /// A position.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct YutState {
     /// Per side.
     pub sides: Vec<SidePieces>,
