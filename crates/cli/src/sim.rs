@@ -61,6 +61,14 @@ pub struct SimArgs {
     /// use with --json.
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
+    /// Review the run's first N games for luck against skill, decisiveness, lead changes and
+    /// drama: exact for Ur with its solved table, else estimated by playouts (1-8 s a game).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    analyse: u64,
+    /// Play the same seeds under each of these rule sets (JSON `rules` objects, two or more)
+    /// and report them side by side, with tests of the differences against the first.
+    #[arg(long, num_args = 2.., value_name = "RULES", conflicts_with_all = ["rules", "shard"])]
+    compare: Vec<String>,
     #[command(flatten)]
     report: ReportArgs,
 }
@@ -120,47 +128,49 @@ fn parse_shard(text: &str, games: u64) -> anyhow::Result<Shard> {
 }
 
 /// Loads the solved Ur table `madang sim` needs: with --table, --review or a `perfect` bot.
-fn load_table(args: &SimArgs, bots: &[String]) -> anyhow::Result<()> {
-    let wanted = args.table.is_some() || args.review || bots.iter().any(|b| b == "perfect");
-    if wanted {
+/// With --analyse the table is used where there is one (exact reviews), and not needed.
+fn load_table(args: &SimArgs, rules: &str, bots: &[String]) -> anyhow::Result<()> {
+    let required = args.table.is_some() || args.review || bots.iter().any(|b| b == "perfect");
+    if required || args.analyse > 0 {
         crate::solve::install_table_for(
             args.game.as_deref().unwrap_or_default(),
-            (&args.rules, "--rules"),
+            (rules, "--rules"),
             args.table.as_deref(),
             args.data_dir.clone(),
-            (true, "--table, --review and the perfect bot are"),
+            (required, "--table, --review and the perfect bot are"),
         )?;
     }
     Ok(())
 }
 
-struct RunSim {
+struct RunSim<'a> {
     config: SimConfig,
     default_bots: bool,
-    json: bool,
+    bar: &'a ProgressBar,
 }
 
-impl Visitor for RunSim {
+impl Visitor for RunSim<'_> {
     type Output = anyhow::Result<SimReport>;
 
     fn visit<G: madang_games::Describe>(mut self, game: G) -> anyhow::Result<SimReport> {
         if self.default_bots {
             self.config.bots = vec!["random".to_owned(); game.seat_names().len()];
         }
-        let bar = if std::io::stderr().is_terminal() && !self.json {
-            let bar = ProgressBar::new(self.config.games);
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} {bar:40} {pos}/{len} games  {per_sec}  eta {eta}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            bar
-        } else {
-            ProgressBar::hidden()
-        };
-        let report = simulate(&game, &self.config, &|n| bar.inc(n))?;
-        bar.finish_and_clear();
-        Ok(report)
+        Ok(simulate(&game, &self.config, &|n| self.bar.inc(n))?)
     }
+}
+
+/// A progress bar of `games` games on a terminal (hidden otherwise, or with --json).
+fn progress_bar(games: u64, json: bool) -> ProgressBar {
+    if !std::io::stderr().is_terminal() || json {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(games);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {bar:40} {pos}/{len} games  {per_sec}  eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
 }
 
 pub(crate) fn run(args: SimArgs) -> Result<(), Failure> {
@@ -169,6 +179,9 @@ pub(crate) fn run(args: SimArgs) -> Result<(), Failure> {
         return merge(files, *json, report);
     }
     args.report.check()?;
+    if !args.compare.is_empty() {
+        return compare(&args);
+    }
     let game = args.game.clone().unwrap_or_default();
     let rules: serde_json::Value =
         serde_json::from_str(&args.rules).with_context(|| format!("--rules is not JSON: {}", args.rules))?;
@@ -187,13 +200,194 @@ pub(crate) fn run(args: SimArgs) -> Result<(), Failure> {
         rules: rules.clone(),
         players: args.players,
         shard,
+        analyse: args.analyse,
     };
-    load_table(&args, &config.bots)?;
-    let visitor = RunSim { config, default_bots: args.bots.is_none(), json: args.json };
+    load_table(&args, &args.rules, &config.bots)?;
+    let bar = progress_bar(config.games, args.json);
+    let visitor = RunSim { config, default_bots: args.bots.is_none(), bar: &bar };
     let pool = crate::thread_pool(args.threads)?;
     let report = pool.install(|| madang_games::visit(&game, &rules, args.players, visitor))??;
+    bar.finish_and_clear();
     args.report.write(&report)?;
     print_report(&report, args.json)
+}
+
+/// `madang sim GAME --compare RULES_A RULES_B …`: one run per rule set on the same seeds.
+fn compare(args: &SimArgs) -> Result<(), Failure> {
+    let game = args.game.clone().unwrap_or_default();
+    let mut rule_sets = Vec::new();
+    for (k, text) in args.compare.iter().enumerate() {
+        let rules: serde_json::Value =
+            serde_json::from_str(text).with_context(|| format!("--compare: rule set {} is not JSON: {text}", k + 1))?;
+        rule_sets.push((text, rules));
+    }
+    let bots = match &args.bots {
+        Some(list) => expand_bot_list(list).map_err(anyhow::Error::msg).context("--bots")?,
+        None => Vec::new(),
+    };
+    let pool = crate::thread_pool(args.threads)?;
+    let bar = progress_bar(args.games * rule_sets.len() as u64, args.json);
+    let mut reports = Vec::new();
+    for (k, (text, rules)) in rule_sets.iter().enumerate() {
+        load_table(args, text, &bots)?;
+        let config = SimConfig {
+            games: args.games,
+            seed: args.seed,
+            bots: bots.clone(),
+            rotate_seats: args.rotate_seats,
+            time_decisions: args.time_decisions,
+            review: args.review,
+            rules: rules.clone(),
+            players: args.players,
+            shard: None,
+            analyse: args.analyse,
+        };
+        let visitor = RunSim { config, default_bots: args.bots.is_none(), bar: &bar };
+        let report = pool
+            .install(|| madang_games::visit(&game, rules, args.players, visitor))
+            .with_context(|| format!("--compare: rule set {}", k + 1))??;
+        reports.push(report);
+    }
+    bar.finish_and_clear();
+    let comparison = madang_sim::compare::compare(reports);
+    if let Some(path) = &args.report.report {
+        let lang = madang_sim::html::Lang::parse(&args.report.lang)
+            .with_context(|| format!("--lang takes ko or en, got {:?}", args.report.lang))?;
+        std::fs::write(path, madang_sim::html::compare_html(&comparison, lang))
+            .with_context(|| format!("writing the report to {}", path.display()))?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&comparison)?);
+    } else {
+        print!("{}", compare_text(&comparison));
+    }
+    Ok(())
+}
+
+/// A comparison as text: one column per rule set, then the tests.
+fn compare_text(c: &madang_sim::compare::Comparison) -> String {
+    let Some(first) = c.reports.first() else { return String::new() };
+    let mut out = format!(
+        "{}: {} games per rule set on the same seeds, seed {}, bots {}{}\n",
+        first.game,
+        first.games,
+        first.seed,
+        first.bots.join(","),
+        if first.rotate_seats { " (seats rotated)" } else { "" }
+    );
+    for (k, r) in c.reports.iter().enumerate() {
+        out += &format!("  [{}] {}\n", k + 1, serde_json::to_string(&r.rules).unwrap_or_default());
+    }
+    let row = |label: &str, cells: Vec<String>| {
+        let mut line = format!("{label:<30}");
+        for cell in cells {
+            line += &format!(" {cell:>18}");
+        }
+        line + "\n"
+    };
+    out += &row("", (1..=c.reports.len()).map(|k| format!("[{k}]")).collect());
+    let rate = |r: &Rate| format!("{:.2}% ±{:.2}", 100.0 * r.win_rate, 50.0 * (r.interval.high - r.interval.low));
+    for (title, of) in [
+        ("win rate by seat", (|r: &SimReport| &r.by_seat) as fn(&SimReport) -> &Vec<Rate>),
+        ("by position", |r: &SimReport| &r.by_position),
+        ("by bot", |r: &SimReport| &r.by_bot),
+    ] {
+        out += title;
+        out += "\n";
+        for (i, name) in of(first).iter().enumerate() {
+            out += &row(
+                &format!("  {}", name.name),
+                c.reports.iter().map(|r| of(r).get(i).map(rate).unwrap_or_default()).collect(),
+            );
+        }
+    }
+    let cells = |f: &dyn Fn(&SimReport) -> String| c.reports.iter().map(f).collect::<Vec<String>>();
+    out += &row("draws / no result", cells(&|r| format!("{} / {}", r.draws, r.no_result)));
+    out += &row("length (rolls): mean", cells(&|r| format!("{:.2}", r.length.mean)));
+    out += &row("  sd", cells(&|r| format!("{:.2}", r.length.sd)));
+    out += &row("  median", cells(&|r| r.length.median.to_string()));
+    let mut paths: Vec<&String> = c.reports.iter().flat_map(|r| r.figures.keys()).collect();
+    paths.sort();
+    paths.dedup();
+    for path in paths {
+        let figure = |r: &SimReport| r.figures.get(path).cloned();
+        match c.reports.iter().find_map(figure) {
+            Some(Figure::Mean { .. }) => {
+                out += &row(
+                    path,
+                    cells(&|r| match figure(r) {
+                        Some(Figure::Mean { mean }) => format!("{mean:.3}"),
+                        _ => "-".to_owned(),
+                    }),
+                );
+            }
+            Some(Figure::Frequencies { .. }) => {
+                let mut keys: Vec<String> = c
+                    .reports
+                    .iter()
+                    .filter_map(|r| match figure(r) {
+                        Some(Figure::Frequencies { frequencies }) => Some(frequencies.into_keys()),
+                        _ => None,
+                    })
+                    .flatten()
+                    .collect();
+                keys.sort();
+                keys.dedup();
+                out += path;
+                out += "\n";
+                for key in keys {
+                    out += &row(
+                        &format!("  {key}"),
+                        cells(&|r| match figure(r) {
+                            Some(Figure::Frequencies { frequencies }) => {
+                                format!("{:.2}%", 100.0 * frequencies.get(&key).copied().unwrap_or(0.0))
+                            }
+                            _ => "-".to_owned(),
+                        }),
+                    );
+                }
+            }
+            None => {}
+        }
+    }
+    out += &row("balance", cells(&|r| format!("{:.3}", r.quality.balance)));
+    out += &row("drawishness", cells(&|r| format!("{:.3}", r.quality.drawishness)));
+    out +=
+        &row("branching factor", cells(&|r| r.quality.branching_factor.map_or("-".to_owned(), |b| format!("{b:.2}"))));
+    let analysis = |f: &dyn Fn(&madang_sim::Analysis) -> Option<f64>, scale: f64| {
+        cells(&|r| r.quality.analysis.as_ref().and_then(f).map_or("-".to_owned(), |v| format!("{:.3}", scale * v)))
+    };
+    if c.reports.iter().any(|r| r.quality.analysis.is_some()) {
+        out += &row("dice's share", analysis(&|a| a.dice_share, 1.0));
+        out += &row("choices' share", analysis(&|a| a.choices_share, 1.0));
+        out += &row("decisiveness", analysis(&|a| a.decisiveness, 1.0));
+        out += &row("lead changes per game", analysis(&|a| Some(a.lead_changes), 1.0));
+        out += &row("drama (points)", analysis(&|a| a.drama, 1.0));
+    }
+    let p = |p: f64| if p < 1e-4 { "< 0.0001".to_owned() } else { format!("{p:.4}") };
+    out += "tests against [1] (two-proportion z-test; chi-square tests of homogeneity)\n";
+    for d in &c.differences {
+        let f = &d.first_mover;
+        out += &format!(
+            "  [{}] first mover {:.2}% -> {:.2}%: {:+.2} points (95% {:+.2} … {:+.2}), z = {:.2}, p = {}\n",
+            d.index + 1,
+            100.0 * f.first,
+            100.0 * f.second,
+            100.0 * f.difference,
+            100.0 * f.low,
+            100.0 * f.high,
+            f.z,
+            p(f.p_value)
+        );
+        for (what, test) in
+            [("winner's position", &d.by_position), ("winner's seat", &d.by_seat), ("winner's bot", &d.by_bot)]
+        {
+            if let Some(t) = test {
+                out += &format!("      {what}: chi-square {:.2}, df {}, p = {}\n", t.statistic, t.df, p(t.p_value));
+            }
+        }
+    }
+    out
 }
 
 fn print_report(report: &SimReport, json: bool) -> Result<(), Failure> {
@@ -287,6 +481,7 @@ fn text_report(r: &SimReport) -> String {
             }
         }
     }
+    out += &quality_lines(&r.quality);
     let t = &r.timing;
     out += &format!("timing: {:.3} s, {:.0} games/s on {} threads\n", t.seconds, t.games_per_second, t.threads);
     for d in &t.decisions {
@@ -295,5 +490,34 @@ fn text_report(r: &SimReport) -> String {
             d.bot, d.decisions, d.mean_us, d.p50_us, d.p99_us, d.max_us
         );
     }
+    out
+}
+
+fn quality_lines(q: &madang_sim::Quality) -> String {
+    let mut out = format!("quality: balance {:.3}, drawishness {:.3}", q.balance, q.drawishness);
+    if let Some(b) = q.branching_factor {
+        out += &format!(", branching factor {b:.2}");
+    }
+    out += "\n";
+    let Some(a) = &q.analysis else { return out };
+    let share = |s: Option<f64>| s.map_or("-".to_owned(), |s| format!("{:.1}%", 100.0 * s));
+    out += &format!(
+        "luck against skill ({} games reviewed, {}): dice {}, choices {} of the variance of result − initial chance; mean |luck| {:.1} points, mean loss {:.1} points per side and game\n",
+        a.games,
+        if a.exact { "exact" } else { "estimated" },
+        share(a.dice_share),
+        share(a.choices_share),
+        a.mean_abs_luck,
+        a.mean_loss
+    );
+    let opt = |v: Option<f64>, scale: f64| v.map_or("-".to_owned(), |v| format!("{:.3}", scale * v));
+    out += &format!(
+        "  decisiveness {}, lead changes {:.2} per game ({:.3} per action), winner behind {} of positions, drama {} points\n",
+        opt(a.decisiveness, 1.0),
+        a.lead_changes,
+        a.lead_change_rate,
+        share(a.behind_share),
+        opt(a.drama, 1.0)
+    );
     out
 }

@@ -211,3 +211,132 @@ fn a_shards_text_report_says_which_games_it_holds() {
         "{text}"
     );
 }
+
+/// The report without what differs between two rule sets of one comparison: its rules and timing.
+fn statistics(mut report: Value) -> String {
+    report.as_object_mut().map(|o| {
+        o.remove("timing");
+        o.remove("rules")
+    });
+    serde_json::to_string_pretty(&report).unwrap_or_default()
+}
+
+#[test]
+fn compared_rule_sets_play_the_same_seeds() {
+    let args = ["sim", "dice-poker", "--games", "400", "--seed", "4", "--bots", "greedy,random"];
+    // The default rules written two ways are the same game: every figure equal, no difference.
+    let same = report(&[&args[..], &["--compare", "{}", r#"{"tokens":false}"#, "--json"]].concat());
+    assert_eq!(statistics(same["reports"][0].clone()), statistics(same["reports"][1].clone()));
+    let d = &same["differences"][0];
+    assert_eq!(d["index"], 1);
+    assert_eq!((d["first_mover"]["difference"].as_f64(), d["first_mover"]["p_value"].as_f64()), (Some(0.0), Some(1.0)));
+    assert_eq!((d["by_position"]["statistic"].as_f64(), d["by_position"]["p_value"].as_f64()), (Some(0.0), Some(1.0)));
+    // Each rule set's report is the run of those rules on its own.
+    let compared = report(&[&args[..], &["--compare", "{}", r#"{"tokens":true}"#, "--json"]].concat());
+    let tokens = report(&[&args[..], &["--rules", r#"{"tokens":true}"#, "--json"]].concat());
+    assert_eq!(without_timing(compared["reports"][1].clone()), without_timing(tokens.clone()));
+    // The test's proportions are the reports' first movers' win rates.
+    let first = &compared["differences"][0]["first_mover"];
+    assert_eq!(first["first"], compared["reports"][0]["by_position"][0]["win_rate"]);
+    assert_eq!(first["second"], tokens["by_position"][0]["win_rate"]);
+    let p = first["p_value"].as_f64().unwrap_or(-1.0);
+    assert!((0.0..=1.0).contains(&p));
+}
+
+#[test]
+fn a_comparison_in_text_and_html() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("compare.html").display().to_string();
+    let out = madang(&[
+        "sim",
+        "dice-poker",
+        "--games",
+        "200",
+        "--bots",
+        "greedy*2",
+        "--compare",
+        "{}",
+        r#"{"tokens":true}"#,
+        "--report",
+        &path,
+        "--lang",
+        "ko",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for needle in
+        ["[1] {}", "[2] {\"tokens\":true}", "win rate by seat", "first mover", "chi-square", "hands_by_position.first"]
+    {
+        assert!(text.contains(needle), "{needle:?} missing from\n{text}");
+    }
+    let page = std::fs::read_to_string(&path).expect("report written");
+    for banned in ["<script", "<link", "http://", "https://", "url("] {
+        assert!(!page.contains(banned), "{banned} in the comparison");
+    }
+    assert!(page.contains("규칙 비교") && page.contains("--compare '{}' '{&quot;tokens&quot;:true}'"), "{page}");
+    // Grouped bars: two series (classes s0 and s1) in the win-rate charts.
+    assert!(page.contains(r#"class="s1""#) && page.matches("<svg").count() >= 5);
+}
+
+#[test]
+fn bad_comparisons_exit_2_naming_the_problem() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["sim", "dice-poker", "--compare", "{}"], "--compare"),
+        (&["sim", "dice-poker", "--compare", "{}", "nope"], "rule set 2 is not JSON"),
+        (&["sim", "dice-poker", "--compare", "{}", r#"{"tokens":3}"#], "tokens"),
+        (&["sim", "dice-poker", "--compare", "{}", "{}", "--rules", "{}"], "--rules"),
+        (&["sim", "dice-poker", "--compare", "{}", "{}", "--shard", "1/2"], "--shard"),
+    ];
+    for (args, needle) in cases {
+        let out = madang(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(needle), "{args:?}: {needle:?} missing from {stderr}");
+    }
+}
+
+#[test]
+fn with_perfect_play_on_both_sides_the_dice_explain_everything() {
+    // A 2-piece Ur table (seconds to solve); both sides play perfectly, so no decision loses
+    // anything: C = gains − loss = 0 for every side, and the dice's share of Var(R) is exactly 1.
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let data = dir.path().display().to_string();
+    let out = madang(&["ur", "solve", "--rules", r#"{"pieces":2}"#, "--data-dir", &data, "--threads", "2"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let args = ["sim", "ur", "--rules", r#"{"pieces":2}"#, "--data-dir", &data, "--games", "40", "--seed", "3"];
+    let r = report(&[&args[..], &["--bots", "perfect*2", "--analyse", "40", "--json"]].concat());
+    let a = &r["quality"]["analysis"];
+    assert_eq!((a["games"].as_u64(), a["exact"].as_bool()), (Some(40), Some(true)));
+    assert!(a["mean_loss"].as_f64().unwrap_or(1.0).abs() < 1e-6, "{a}");
+    assert!((a["dice_share"].as_f64().unwrap_or(0.0) - 1.0).abs() < 1e-6, "{a}");
+    assert!(a["choices_share"].as_f64().unwrap_or(1.0).abs() < 1e-6, "{a}");
+    // Ur has one winner in every game.
+    assert_eq!(a["decided"].as_u64(), Some(40));
+    // Against a random player the choices explain some of it, and the shares still add up to 1.
+    let r = report(&[&args[..], &["--bots", "perfect,random", "--analyse", "40", "--json"]].concat());
+    let a = &r["quality"]["analysis"];
+    let (dice, choices) = (a["dice_share"].as_f64().unwrap_or(0.0), a["choices_share"].as_f64().unwrap_or(0.0));
+    assert!(choices > 0.0 && (dice + choices - 1.0).abs() < 1e-6, "{a}");
+    assert!(a["mean_loss"].as_f64().unwrap_or(0.0) > 0.0);
+    let behind = a["behind_share"].as_f64().unwrap_or(-1.0);
+    assert!((0.0..=1.0).contains(&behind));
+    // Merged shards review the same games: 40 games in 3 shards.
+    let files = shards(dir.path(), &[&args[..], &["--bots", "perfect,random", "--analyse", "40"]].concat(), 3);
+    let merged = report(&["sim", "merge", &files[0], &files[1], &files[2], "--json"]);
+    assert_eq!(without_timing(merged), without_timing(r));
+}
+
+#[test]
+fn a_run_without_reviews_has_balance_drawishness_and_branching() {
+    // Seven Dice Poker without tokens: 14 placements, on 16, 15, …, 3 empty cells, in every
+    // game (docs/dice-poker.md: `place C` for every empty cell): (16 + … + 3) / 14 = 133 / 14.
+    let r = report(&["sim", "dice-poker", "--games", "200", "--bots", "random*2", "--json"]);
+    let q = &r["quality"];
+    let rates: Vec<f64> =
+        r["by_position"].as_array().expect("positions").iter().filter_map(|p| p["win_rate"].as_f64()).collect();
+    assert!((q["balance"].as_f64().unwrap_or(0.0) - (1.0 - (rates[0] - rates[1]).abs())).abs() < 1e-12);
+    let draws = r["draws"].as_f64().unwrap_or(0.0);
+    assert!((q["drawishness"].as_f64().unwrap_or(-1.0) - draws / 200.0).abs() < 1e-12);
+    assert!((q["branching_factor"].as_f64().unwrap_or(0.0) - 9.5).abs() < 1e-12, "{q}");
+    assert!(q["analysis"].is_null());
+}

@@ -11,14 +11,17 @@
 //! anywhere; [`merge`] adds their [`Totals`] (integers only, so adding is exact) and gives the
 //! report of the whole run, identical to one run's but for its timing (`madang sim merge`).
 
+pub mod compare;
 mod figures;
 pub mod html;
+mod quality;
 mod stats;
 mod timing;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use madang_analysis::{Exact, Playouts, Precision, Values};
 use madang_bots::{Bot, BotError, Roster};
 use madang_core::{Outcome, Turn};
 use madang_seed::{CHANCE, Stream, bot_stream_name, draw_weighted, sim_game_seed};
@@ -26,6 +29,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 pub use figures::{Figure, FigureTotals, Leaf};
+pub use quality::{Analysis, AnalysisTotals, Branching, Quality};
 pub use timing::{DecisionTime, Histogram};
 
 pub use stats::{Interval, LengthStats, Rate, wilson_interval};
@@ -55,6 +59,10 @@ pub struct SimConfig {
     pub players: Option<usize>,
     /// Play only this shard of the run's games (all of them when `None`).
     pub shard: Option<Shard>,
+    /// Review the run's first `analyse` games (game indices `0..analyse`) for luck against
+    /// skill and the trajectory metrics ([`Quality::analysis`]): exactly with the game's
+    /// solved table where it has one loaded, else estimated by playouts (seconds per game).
+    pub analyse: u64,
 }
 
 /// The K-th of N shards of a run of `games` games: game indices `from..to`, with
@@ -123,6 +131,12 @@ pub struct Totals {
     /// run to run: the report shows them under `timing`.
     #[serde(skip)]
     pub times: Vec<Histogram>,
+    /// Nodes where a seat acted and the legal actions there, over every game.
+    #[serde(default)]
+    pub branching: Branching,
+    /// The reviewed games' accounts and graphs (`SimConfig::analyse`).
+    #[serde(default)]
+    pub analysis: AnalysisTotals,
 }
 
 impl Totals {
@@ -212,6 +226,8 @@ impl Totals {
         for (m, t) in self.times.iter_mut().zip(&other.times) {
             m.merge(t);
         }
+        self.branching.merge(&other.branching);
+        self.analysis.merge(&other.analysis);
     }
 }
 
@@ -335,6 +351,9 @@ pub struct SimReport {
     pub rotate_seats: bool,
     /// Whether decisions were valued against a solved table.
     pub review_decisions: bool,
+    /// The run's first games reviewed for luck against skill (`SimConfig::analyse`).
+    #[serde(default)]
+    pub analyse: u64,
     /// The shard this report covers, and the whole run's number of games (`None`: the whole
     /// run).
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -357,6 +376,9 @@ pub struct SimReport {
     /// The game's own figures (`Game::figures` at the end of each game) by JSON path: numbers
     /// as a mean per game, text as frequencies.
     pub figures: BTreeMap<String, Figure>,
+    /// Balance, drawishness, branching factor and, from the reviewed games, luck against skill
+    /// and the trajectory metrics.
+    pub quality: Quality,
     /// What the statistics above are computed from, for `madang sim merge`.
     pub totals: Totals,
     /// Wall time, the only part that varies between runs.
@@ -439,8 +461,15 @@ pub fn simulate<G: Roster>(
     for chunk in &chunks {
         totals.merge(chunk);
     }
-    let header = SimReport {
-        game: G::NAME.to_owned(),
+    let header = blank_report(G::NAME, config, &seats, &distinct);
+    Ok(from_totals(header, totals, elapsed, rayon::current_num_threads()))
+}
+
+/// A report of `config` with no games yet: the run's description, the seat and bot names, and
+/// zero statistics (filled in by `from_totals`).
+fn blank_report(game: &str, config: &SimConfig, seats: &[String], bots: &[String]) -> SimReport {
+    SimReport {
+        game: game.to_owned(),
         version: env!("CARGO_PKG_VERSION").to_owned(),
         rules: config.rules.clone(),
         players: config.players,
@@ -449,15 +478,17 @@ pub fn simulate<G: Roster>(
         bots: config.bots.clone(),
         rotate_seats: config.rotate_seats,
         review_decisions: config.review,
+        analyse: config.analyse,
         shard: config.shard.map(|shard| ShardOf { shard, run_games: config.games }),
         by_seat: seats.iter().map(|name| Rate::new(name.clone(), Tally::default())).collect(),
         by_position: Vec::new(),
-        by_bot: distinct.iter().map(|name| Rate::new(name.clone(), Tally::default())).collect(),
+        by_bot: bots.iter().map(|name| Rate::new(name.clone(), Tally::default())).collect(),
         draws: 0,
         no_result: 0,
         length: stats::length_stats(&BTreeMap::new()),
         review: Vec::new(),
         figures: BTreeMap::new(),
+        quality: quality::quality(&[], 0, 0, &Branching::default(), &AnalysisTotals::default()),
         totals: Totals::default(),
         timing: Timing {
             seconds: 0.0,
@@ -466,8 +497,7 @@ pub fn simulate<G: Roster>(
             decisions: Vec::new(),
             histograms: Vec::new(),
         },
-    };
-    Ok(from_totals(header, totals, elapsed, rayon::current_num_threads()))
+    }
 }
 
 /// The report with `header`'s game, rules, bots, seat names (`by_seat`) and bot names
@@ -511,6 +541,7 @@ fn from_totals(header: SimReport, totals: Totals, elapsed: Duration, threads: us
         length: stats::length_stats(&totals.lengths),
         review,
         figures: totals.figures.report(),
+        quality: quality::quality(&totals.by_position, totals.games, totals.draws, &totals.branching, &totals.analysis),
         timing: Timing {
             seconds,
             games_per_second: if seconds > 0.0 { totals.games as f64 / seconds } else { 0.0 },
@@ -546,11 +577,12 @@ pub fn merge(mut reports: Vec<SimReport>) -> Result<SimReport, SimError> {
             && r.bots == first.bots
             && r.rotate_seats == first.rotate_seats
             && r.review_decisions == first.review_decisions
+            && r.analyse == first.analyse
             && shard.shard.of == run.shard.of
             && shard.run_games == run.run_games;
         if !same {
             return fail(format!(
-                "shard {}/{} is of another run than shard {}/{} (the game, version, rules, players, seed, bots, rotation, review, games and N must all be the same)",
+                "shard {}/{} is of another run than shard {}/{} (the game, version, rules, players, seed, bots, rotation, review, analyse, games and N must all be the same)",
                 shard.shard.index, shard.shard.of, run.shard.index, run.shard.of
             ));
         }
@@ -596,6 +628,10 @@ struct Runner<'a, G: Roster> {
     legal: Vec<G::Action>,
     outcomes: Vec<(G::Action, madang_core::Weight)>,
     totals: Totals,
+    /// Where the reviewed games' winning chances come from (with `analyse`).
+    values: Option<Box<dyn Values<G>>>,
+    /// The actions of the game being played, when it is to be reviewed.
+    history: Vec<G::Action>,
 }
 
 impl<'a, G: Roster> Runner<'a, G> {
@@ -611,6 +647,10 @@ impl<'a, G: Roster> Runner<'a, G> {
             legal: Vec::new(),
             outcomes: Vec::new(),
             totals: Totals::new(game.seat_names().len(), distinct_bots, config.time_decisions),
+            values: (config.analyse > 0).then(|| -> Box<dyn Values<G>> {
+                if Exact::available(game) { Box::new(Exact) } else { Box::new(Playouts::new::<G>()) }
+            }),
+            history: Vec::new(),
         }
     }
 
@@ -624,6 +664,8 @@ impl<'a, G: Roster> Runner<'a, G> {
         let mut streams: Vec<Stream> = self.seat_names.iter().map(|s| seed.stream(&bot_stream_name(s))).collect();
         let mut state = self.game.initial_state();
         let mut length = 0u32;
+        let reviewed = index < self.config.analyse;
+        self.history.clear();
         loop {
             let action = match self.game.turn(&state) {
                 Turn::Terminal => break,
@@ -635,6 +677,7 @@ impl<'a, G: Roster> Runner<'a, G> {
                 }
                 Turn::Seat(seat) => {
                     self.game.legal_actions(&state, &mut self.legal);
+                    self.totals.branching.add(self.legal.len());
                     let entry = entry_of_seat[seat];
                     let bot = &mut self.bots[entry];
                     let action = if self.config.time_decisions {
@@ -667,6 +710,16 @@ impl<'a, G: Roster> Runner<'a, G> {
             };
             // Actions come from the engine's own lists, so they apply.
             let _ = self.game.apply_quiet(&mut state, action);
+            if reviewed {
+                self.history.push(action);
+            }
+        }
+        if reviewed
+            && let Some(values) = &self.values
+            && let Some(review) =
+                madang_analysis::review(self.game, &self.history, values.as_ref(), Precision::default(), &mut |_, _| {})
+        {
+            self.totals.analysis.add(&review);
         }
         if let Ok(figures) = serde_json::to_value(self.game.figures(&state)) {
             self.totals.figures.add(&figures);
@@ -681,8 +734,13 @@ impl<'a, G: Roster> Runner<'a, G> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A report of no games, for tests of what is computed from totals.
+    pub(crate) fn empty_report() -> SimReport {
+        blank_report("test", &SimConfig::default(), &[], &[])
+    }
 
     #[test]
     fn shards_cover_the_run_once() {
