@@ -187,6 +187,7 @@ pub(crate) fn run(args: SimArgs) -> Result<(), Failure> {
         rules: rules.clone(),
         players: args.players,
         shard,
+        cancel: None,
     };
     load_table(&args, &config.bots)?;
     let visitor = RunSim { config, default_bots: args.bots.is_none(), json: args.json };

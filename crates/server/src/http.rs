@@ -58,6 +58,12 @@ pub fn router(state: AppState) -> Router {
         .route("/api/stats", get(player_stats))
         .route("/api/rooms", post(crate::rooms::create))
         .route("/api/rooms/{code}/join", post(crate::rooms::join))
+        .route("/api/lab", get(crate::lab::overview))
+        .route("/api/lab/runs", post(crate::lab::start))
+        .route("/api/lab/runs/{id}", get(crate::lab::show))
+        .route("/api/lab/runs/{id}/cancel", post(crate::lab::cancel))
+        .route("/api/lab/runs/{id}/reports/{n}", get(crate::lab::report_json))
+        .route("/api/lab/runs/{id}/reports/{n}/html", get(crate::lab::report_html))
         .route_layer(middleware::from_fn_with_state(state.clone(), identify));
     let small = Router::new()
         .route("/api/health", get(|| async { Json(json!({"status": "ok"})) }))
