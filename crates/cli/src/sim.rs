@@ -201,6 +201,7 @@ pub(crate) fn run(args: SimArgs) -> Result<(), Failure> {
         players: args.players,
         shard,
         analyse: args.analyse,
+        cancel: None,
     };
     load_table(&args, &args.rules, &config.bots)?;
     let bar = progress_bar(config.games, args.json);
@@ -241,6 +242,7 @@ fn compare(args: &SimArgs) -> Result<(), Failure> {
             players: args.players,
             shard: None,
             analyse: args.analyse,
+            cancel: None,
         };
         let visitor = RunSim { config, default_bots: args.bots.is_none(), bar: &bar };
         let report = pool

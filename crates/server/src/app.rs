@@ -101,6 +101,8 @@ pub struct App {
     pub files: Option<crate::web::Files>,
     /// Game reviews running, and records' finished ones.
     pub reviews: crate::review::Reviews,
+    /// The designer's lab: runs going and the last finished ones.
+    pub lab: crate::lab::Lab,
 }
 
 /// The axum state: a cheap handle on [`App`].
@@ -138,6 +140,7 @@ impl App {
             limits,
             files: config.files,
             reviews: crate::review::Reviews::default(),
+            lab: crate::lab::Lab::default(),
             writer: crate::db::Writer::start(db.clone()),
             db,
             key,

@@ -85,6 +85,7 @@ impl Visitor for Entry {
             "levels": G::levels(),
             "progression": info.progression,
             "bots": G::bot_names(),
+            "lab_bots": crate::lab::lab_bots(&game),
             "solved": solved,
             "endings": info.endings,
             "pieces_by_id": info.pieces_by_id,

@@ -18,6 +18,7 @@ mod error;
 pub mod game;
 mod http;
 mod identity;
+pub mod lab;
 pub mod limits;
 pub mod live;
 mod origin;
@@ -40,6 +41,7 @@ use tokio::sync::watch;
 
 pub use db::{Backend, Db, Synchronous};
 pub use error::{ApiError, ServerError};
+pub use lab::LabLimits;
 pub use limits::{Limits, Quotas};
 
 /// How to run the server.
@@ -151,6 +153,8 @@ impl Server {
             let _ = stop.send(true);
         });
         serve::serve(listener, router, state.limits.connections.clone(), state.shutdown.clone()).await;
+        // Lab runs stop within a few games, so their threads do not hold the exit up.
+        state.lab.cancel_all();
         let _ = checkpointer.await;
         state.writer.stop().await;
         state.db.close().await;

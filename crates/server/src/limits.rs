@@ -28,6 +28,8 @@ pub struct Limits {
     /// SQLite: when the WAL file is over this, the next writer first runs a checkpoint that
     /// copies it into the database and truncates it.
     pub wal_max_bytes: u64,
+    /// The designer's lab: games per run, runs at once, time per run, runs kept.
+    pub lab: crate::lab::LabLimits,
 }
 
 impl Default for Limits {
@@ -37,6 +39,7 @@ impl Default for Limits {
             quotas: Quotas::default(),
             game_idle: Duration::from_secs(2 * 60),
             wal_max_bytes: 64 * 1024 * 1024,
+            lab: crate::lab::LabLimits::default(),
         }
     }
 }

@@ -63,6 +63,9 @@ pub struct SimConfig {
     /// skill and the trajectory metrics ([`Quality::analysis`]): exactly with the game's
     /// solved table where it has one loaded, else estimated by playouts (seconds per game).
     pub analyse: u64,
+    /// Set to `true` to stop the run: each chunk of games checks it before it plays, and a run
+    /// stopped so returns [`SimError::Cancelled`] (the web lab's cancel button).
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// The K-th of N shards of a run of `games` games: game indices `from..to`, with
@@ -292,6 +295,9 @@ pub enum SimError {
     /// Reports that are not the shards of one run.
     #[error("cannot merge: {0}")]
     Merge(String),
+    /// The run was stopped through [`SimConfig::cancel`] before it had played every game.
+    #[error("the run was cancelled")]
+    Cancelled,
 }
 
 /// Expands `hard,easy*3` into one name per seat.
@@ -442,9 +448,13 @@ pub fn simulate<G: Roster>(
     let started = Instant::now();
     const CHUNK: u64 = 256;
     let chunks: Vec<u64> = (0..(to - from).div_ceil(CHUNK)).collect();
+    let cancelled = || config.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
     let chunks: Vec<Totals> = chunks
         .par_iter()
         .map(|&chunk| {
+            if cancelled() {
+                return None;
+            }
             let start = from + chunk * CHUNK;
             let end = (start + CHUNK).min(to);
             let mut runner = Runner::new(game, config, &bot_index, distinct.len());
@@ -453,9 +463,10 @@ pub fn simulate<G: Roster>(
                 runner.totals.add(game, &summary);
             }
             progress(end - start);
-            runner.totals
+            Some(runner.totals)
         })
-        .collect();
+        .collect::<Option<Vec<Totals>>>()
+        .ok_or(SimError::Cancelled)?;
     let elapsed = started.elapsed();
     let mut totals = Totals::new(seats.len(), distinct.len(), config.time_decisions);
     for chunk in &chunks {

@@ -14,6 +14,7 @@ import { reviewPage } from './pages/review.js';
 import { rulesPage } from './pages/rules.js';
 import { roomsPage } from './pages/rooms.js';
 import { roomPage } from './pages/room.js';
+import { labPage } from './pages/lab.js';
 
 /**
  * A page: draws into `view` and may return a function that cleans up when the page is left.
@@ -34,6 +35,7 @@ const ROUTES = [
   [/^\/replay-file$/, replayPage],
   [/^\/review\/([0-9a-f]+)$/, reviewPage],
   [/^\/rules\/([\w-]+)$/, rulesPage],
+  [/^\/lab$/, labPage],
 ];
 
 /** @type {(() => void) | null} */

@@ -41,6 +41,8 @@ export function homePage(view) {
       h('a', { href: '#/history', text: t('nav.history') }),
       ' · ',
       h('a', { href: '#/replay-file', text: t('home.load_record') }),
+      ' · ',
+      h('a', { href: '#/lab', id: 'home-lab', text: t('home.lab') }),
     ),
   );
 }

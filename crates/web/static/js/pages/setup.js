@@ -474,9 +474,11 @@ export async function setupPage(view, game, wanted) {
  * @param {any} o the catalogue option
  * @param {any} initial the value chosen before (a kept set-up), or `undefined` for the default
  * @param {(value: any) => void} set called with the value to send, or `undefined` for the default
+ * @param {string} [prefix] the start of the control's id (`opt-<key>`; the lab's second rule set
+ *   has its own)
  */
-function optionField(o, initial, set) {
-  const id = `opt-${o.key}`;
+export function optionField(o, initial, set, prefix = 'opt') {
+  const id = `${prefix}-${o.key}`;
   const dependent = Boolean(o.depends_on);
   const label = h('label', { for: id, text: optionLabel(o) });
   const note = has(`${o.label}.note`) ? h('p', { class: 'hint', text: t(`${o.label}.note`) }) : null;

@@ -1,0 +1,127 @@
+// The designer's lab page (issue 17, item 5): on a phone (360 px), a guest opens the lab from the
+// home page, chooses a game, bots, a seed and a number of games, runs them on the server and
+// watches the progress bar go up to the end; the report shows in its frame with the API's
+// figures, and downloads; a longer run is cancelled from the page. In Korean, the page's texts
+// are the catalogue's.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { PHONE, newPage, screenshot, suite } from '../lib.mjs';
+
+const env = suite();
+
+/** The progress bar's value and maximum, or null before it shows. */
+async function bar(page) {
+  return page.evaluate(() => {
+    const el = /** @type {HTMLProgressElement | null} */ (document.getElementById('lab-progress'));
+    return el ? { value: el.value, max: el.max, status: document.getElementById('lab-status')?.dataset.status } : null;
+  });
+}
+
+/** Fills the lab form: Ur, `bots` for light and dark, `games` games, seed `seed`. */
+async function fill(page, bots, games, seed) {
+  await page.locator('#lab-game').selectOption('ur');
+  await page.locator('select[name="bot-light"]').waitFor();
+  await page.locator('select[name="bot-light"]').selectOption(bots[0]);
+  await page.locator('select[name="bot-dark"]').selectOption(bots[1]);
+  await page.locator('#lab-games').fill(String(games));
+  await page.locator('#lab-seed').fill(String(seed));
+}
+
+test('a lab run on a phone: progress to the end, the report, its downloads, and a cancelled run', async () => {
+  const { page, check } = await newPage(env.browser, { viewport: PHONE });
+  await page.goto(`${env.server.url}?pace=0#/`);
+  await page.locator('#home-lab').click();
+  await page.locator('#lab-form').waitFor();
+  assert.match(await page.locator('#lab-limits').innerText(), /10,000 games per rule set.*30 s/);
+
+  // A small run: the bar is sampled while the page polls, and must climb to its end.
+  await fill(page, ['greedy', 'random'], 400, 5);
+  await page.locator('#lab-start').click();
+  /** @type {{value: number, max: number, status: string}[]} */
+  const seen = [];
+  for (let i = 0; i < 600; i++) {
+    const now = await bar(page);
+    if (now) seen.push(now);
+    if (now?.status === 'done') break;
+    await page.waitForTimeout(50);
+  }
+  const last = seen.at(-1);
+  assert.equal(last?.status, 'done', JSON.stringify(seen.slice(-3)));
+  assert.deepEqual([last.value, last.max], [400, 400]);
+  for (let i = 1; i < seen.length; i++) assert.ok(seen[i].value >= seen[i - 1].value, `the bar never goes back: ${JSON.stringify(seen)}`);
+  assert.ok(seen.every((s) => s.max === 400), JSON.stringify(seen));
+  assert.match(await page.locator('#lab-status').innerText(), /^Done: 400 games in [\d.]+ s \(seed 5\)\.$/);
+
+  // The report is the API's, and the frame shows its page.
+  const run = await page.evaluate(async () => (await (await fetch('/api/lab')).json()).runs[0]);
+  const report = await page.evaluate(async (url) => (await fetch(url)).json(), run.reports[0].json);
+  assert.equal(report.games, 400);
+  assert.equal(report.by_seat.reduce((n, r) => n + r.wins, 0), 400, 'every Ur game has one winner');
+  assert.deepEqual(report.bots, ['greedy', 'random']);
+  const frame = page.frameLocator('iframe.lab-frame');
+  await frame.locator('svg').first().waitFor();
+  const text = await frame.locator('body').innerText();
+  assert.match(text, /400/);
+  assert.match(text, /greedy/);
+  assert.equal(await page.locator('iframe.lab-frame').getAttribute('sandbox'), '');
+
+  // Downloads: the HTML page and the JSON data, named after the run.
+  const [html] = await Promise.all([page.waitForEvent('download'), page.locator('.lab-download-html').click()]);
+  assert.equal(html.suggestedFilename(), `madang-lab-ur-${run.id}-0.html`);
+  const page1 = readFileSync(await html.path(), 'utf8');
+  assert.ok(page1.includes('<svg') && !page1.includes('<script'), 'a self-contained page without script');
+  const [json] = await Promise.all([page.waitForEvent('download'), page.locator('.lab-download-json').click()]);
+  assert.equal(json.suggestedFilename(), `madang-lab-ur-${run.id}-0.json`);
+  assert.equal(JSON.parse(readFileSync(await json.path(), 'utf8')).games, 400);
+
+  // The page fits a phone.
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling at 360 px');
+  await screenshot(page, 'lab-phone-done');
+
+  // A longer run, cancelled once it is under way: the bar stops where it was.
+  await fill(page, ['normal', 'normal'], 10000, 6);
+  await page.locator('#lab-start').click();
+  await page.waitForFunction(() => {
+    const el = /** @type {HTMLProgressElement | null} */ (document.getElementById('lab-progress'));
+    return el !== null && el.max === 10000 && el.value > 0 && document.getElementById('lab-cancel') !== null;
+  });
+  await screenshot(page, 'lab-phone-running');
+  await page.locator('#lab-cancel').click();
+  await page.locator('#lab-status[data-status="cancelled"]').waitFor();
+  const stopped = await bar(page);
+  assert.ok(stopped && stopped.value > 0 && stopped.value < 10000, JSON.stringify(stopped));
+  assert.match(await page.locator('#lab-status').innerText(), /^Cancelled after [\d,]+ of 10,000 games\.$/);
+  const after = await page.evaluate(async () => (await (await fetch('/api/lab')).json()).runs[0]);
+  assert.equal(after.status, 'cancelled');
+  check();
+});
+
+test('the lab page in Korean', async () => {
+  const { page, check } = await newPage(env.browser, { viewport: PHONE, locale: 'ko-KR' });
+  await page.goto(`${env.server.url}?pace=0&lang=ko#/lab`);
+  await page.locator('#lab-form').waitFor();
+  assert.equal(await page.locator('h1').innerText(), '설계 실험실');
+  assert.equal(await page.locator('#lab-start').innerText(), '돌리기');
+  assert.match(await page.locator('#lab-limits').innerText(), /규칙마다 최대 10,000판/);
+
+  // Two rule sets (the second left at the defaults, so the same game): the comparison comes
+  // first, in its own frame, then each rule set's report.
+  await fill(page, ['greedy', 'random'], 200, 8);
+  await page.locator('#lab-compare').check();
+  await page.locator('#lab-start').click();
+  await page.locator('#lab-status[data-status="done"]').waitFor();
+  const articles = await page.locator('article.lab-report').evaluateAll((all) => all.map((a) => a.getAttribute('data-report')));
+  assert.deepEqual(articles, ['compare', '0', '1']);
+  const frame = page.frameLocator('article[data-report="compare"] iframe.lab-frame');
+  await frame.locator('h1').waitFor();
+  assert.match(await frame.locator('h1').innerText(), /규칙 비교/);
+  // The same games under equal rules: no difference, p = 1.
+  assert.match(await frame.locator('body').innerText(), /차이 \+0\.00%p .* p = 1\.0000/);
+  const run = await page.evaluate(async () => (await (await fetch('/api/lab')).json()).runs[0]);
+  const comparison = await page.evaluate(async (url) => (await fetch(url)).json(), run.comparison.json);
+  assert.equal(comparison.reports.length, 2);
+  assert.equal(comparison.differences[0].first_mover.p_value, 1);
+  check();
+});
