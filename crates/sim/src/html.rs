@@ -343,7 +343,7 @@ fn frequency_chart(series: &[&std::collections::BTreeMap<String, f64>]) -> Strin
     rate_chart(&refs, 0.0)
 }
 
-const STYLE: &str = "body{font-family:system-ui,-apple-system,'Noto Sans KR','Apple SD Gothic Neo','Malgun Gothic',sans-serif;margin:0 auto;max-width:760px;padding:12px;color:#222;line-height:1.45}h1{font-size:1.3em}h2{font-size:1.1em;margin-top:1.6em;border-bottom:1px solid #ddd}code{word-break:break-all;background:#f4f4f4;padding:2px 4px}.chart{max-width:640px;display:block}.bar,.s0{fill:#4a7ab5;color:#4a7ab5}.s1{fill:#d89a3c;color:#d89a3c}.s2{fill:#5a9e6f;color:#5a9e6f}.s3{fill:#9b6bb5;color:#9b6bb5}.ci{stroke:#222;stroke-width:1.5}.fair{stroke:#c44;stroke-dasharray:3 3}.axis{stroke:#888}.label{font-size:11px;text-anchor:end}.value{font-size:11px}.end{text-anchor:end}table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left;border-bottom:1px solid #eee}.note{color:#555;font-size:.9em}";
+const STYLE: &str = "body{font-family:system-ui,-apple-system,'Noto Sans KR','Apple SD Gothic Neo','Malgun Gothic',sans-serif;margin:0 auto;max-width:760px;padding:12px;color:#222;line-height:1.45}h1{font-size:1.3em}h2{font-size:1.1em;margin-top:1.6em;border-bottom:1px solid #ddd}code{word-break:break-all;background:#f4f4f4;padding:2px 4px}.chart{max-width:640px;display:block}.bar,.s0{fill:#4a7ab5;color:#4a7ab5}.s1{fill:#d89a3c;color:#d89a3c}.s2{fill:#5a9e6f;color:#5a9e6f}.s3{fill:#9b6bb5;color:#9b6bb5}.ci{stroke:#222;stroke-width:1.5}.fair{stroke:#c44;stroke-dasharray:3 3}.axis{stroke:#888}.label{font-size:11px;text-anchor:end}.value{font-size:11px}.end{text-anchor:end}table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left;border-bottom:1px solid #eee}.def{padding-bottom:8px}.note{color:#555;font-size:.9em}";
 
 /// The report as a self-contained HTML page in `lang`.
 pub fn html(report: &SimReport, lang: Lang) -> String {
@@ -496,7 +496,7 @@ fn quality_section(q: &Quality, lang: Lang) -> String {
     for key in QUALITY_KEYS {
         let _ = write!(
             out,
-            r#"<tr><th>{}</th><td>{}</td><td class="note">{}</td></tr>"#,
+            r#"<tr><th>{}</th><td>{}</td></tr><tr><td colspan="2" class="note def">{}</td></tr>"#,
             t(key),
             quality_value(q, key),
             t(&format!("{key}_def"))
@@ -537,9 +537,10 @@ fn share_bar(shares: &[(&str, f64)]) -> String {
         let w = (right - left) * width;
         let _ = write!(
             svg,
-            r#"<rect x="{x:.1}" y="4" width="{w:.1}" height="20" class="s{class}"/><text x="{tx:.1}" y="40" class="value">{name} {pct:.1}%</text>"#,
+            r#"<rect x="{x:.1}" y="4" width="{w:.1}" height="20" class="s{class}"/><rect x="{lx:.1}" y="32" width="10" height="10" class="s{class}"/><text x="{tx:.1}" y="41" class="value">{name} {pct:.1}%</text>"#,
             class = i % 4,
-            tx = x.min(right - 80.0),
+            lx = left + 160.0 * i as f64,
+            tx = left + 160.0 * i as f64 + 14.0,
             name = esc(name),
             pct = 100.0 * share,
         );
