@@ -366,12 +366,12 @@ fn compare_text(c: &madang_sim::compare::Comparison) -> String {
         out += &row("lead changes per game", analysis(&|a| Some(a.lead_changes), 1.0));
         out += &row("drama (points)", analysis(&|a| a.drama, 1.0));
     }
-    let p = |p: f64| if p < 1e-4 { "< 0.0001".to_owned() } else { format!("{p:.4}") };
+    let p = madang_sim::html::p_text;
     out += "tests against [1] (two-proportion z-test; chi-square tests of homogeneity)\n";
     for d in &c.differences {
         let f = &d.first_mover;
         out += &format!(
-            "  [{}] first mover {:.2}% -> {:.2}%: {:+.2} points (95% {:+.2} … {:+.2}), z = {:.2}, p = {}\n",
+            "  [{}] first mover {:.2}% -> {:.2}%: {:+.2} points (95% {:+.2} … {:+.2}), z = {:.2}, {}\n",
             d.index + 1,
             100.0 * f.first,
             100.0 * f.second,
@@ -385,7 +385,7 @@ fn compare_text(c: &madang_sim::compare::Comparison) -> String {
             [("winner's position", &d.by_position), ("winner's seat", &d.by_seat), ("winner's bot", &d.by_bot)]
         {
             if let Some(t) = test {
-                out += &format!("      {what}: chi-square {:.2}, df {}, p = {}\n", t.statistic, t.df, p(t.p_value));
+                out += &format!("      {what}: chi-square {:.2}, df {}, {}\n", t.statistic, t.df, p(t.p_value));
             }
         }
     }

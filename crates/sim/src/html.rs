@@ -145,10 +145,10 @@ impl Lang {
                 "The first mover's win rate: a two-proportion z-test; the winner's turn-order position, seat and bot (with no winner as a column): χ² tests of homogeneity. The runs are treated as independent samples (on the same seeds they are in fact positively correlated), so the p-values are slightly conservative. Where a win counts for several seats (teams) there is no χ² test.",
             ),
             "first_mover_test" => (
-                "먼저 둔 쪽의 승률 {a} → {b}: 차이 {d}%p (95 % 구간 {lo} … {hi}), z = {z}, p = {p}",
-                "First mover's win rate {a} → {b}: difference {d} points (95 % interval {lo} … {hi}), z = {z}, p = {p}",
+                "먼저 둔 쪽의 승률 {a} → {b}: 차이 {d}%p (95 % 구간 {lo} … {hi}), z = {z}, {p}",
+                "First mover's win rate {a} → {b}: difference {d} points (95 % interval {lo} … {hi}), z = {z}, {p}",
             ),
-            "chi_row" => ("{what}: χ² = {x}, 자유도 {df}, p = {p}", "{what}: χ² = {x}, df {df}, p = {p}"),
+            "chi_row" => ("{what}: χ² = {x}, 자유도 {df}, {p}", "{what}: χ² = {x}, df {df}, {p}"),
             "winner_position" => ("이긴 쪽의 차례 순서", "Winner's turn-order position"),
             "winner_seat" => ("이긴 자리", "Winner's seat"),
             "winner_bot" => ("이긴 봇", "Winner's bot"),
@@ -566,9 +566,9 @@ fn columns_table(labels: usize, rows: &[(String, Vec<String>)]) -> String {
     out + "</table>"
 }
 
-/// A p-value for people: four significant digits, or an upper bound below 10⁻⁴.
-fn p_text(p: f64) -> String {
-    if p < 1e-4 { "< 0.0001".to_owned() } else { format!("{p:.4}") }
+/// A p-value for people: `p = 0.0123` to four decimals, or `p < 0.0001`.
+pub fn p_text(p: f64) -> String {
+    if p < 1e-4 { "p < 0.0001".to_owned() } else { format!("p = {p:.4}") }
 }
 
 /// A comparison of rule sets (`madang sim --compare`) as one self-contained HTML page in `lang`:
