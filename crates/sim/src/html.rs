@@ -261,15 +261,15 @@ pub fn html(report: &SimReport, lang: Lang) -> String {
         let _ = write!(page, "<h2>{}</h2>{}", t(key), rate_chart(rates, fair));
     }
     let _ = write!(page, r#"<p class="note">{}</p>"#, t("bars"));
-    if let Some(first) = report.by_position.first() {
+    if let Some(first) = crate::FirstMoverEdge::of(&report.totals.by_position) {
         let _ = write!(
             page,
             "<h2>{}</h2><p>{} <strong>{:+.2}%p</strong> ({:+.2} … {:+.2})</p>",
             t("edge"),
             t("edge_text"),
-            100.0 * (first.win_rate - fair),
-            100.0 * (first.interval.low - fair),
-            100.0 * (first.interval.high - fair),
+            100.0 * (first.win_rate - first.fair),
+            100.0 * (first.win_interval.low - first.fair),
+            100.0 * (first.win_interval.high - first.fair),
         );
     }
     let _ = write!(page, "<p>{}: {} / {}</p>", t("draws"), report.draws, report.no_result);

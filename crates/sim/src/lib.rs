@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 pub use figures::{Figure, FigureTotals, Leaf};
 pub use timing::{DecisionTime, Histogram};
 
-pub use stats::{Interval, LengthStats, Rate, wilson_interval};
+pub use stats::{FirstMoverEdge, Interval, LengthStats, Rate, Z_95, wilson_interval, wilson_score_interval};
 
 use figures::{from_fixed, to_fixed};
 
