@@ -6,6 +6,7 @@
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod lab;
 mod review;
 mod serve;
 mod sim;
@@ -59,6 +60,11 @@ enum Command {
         /// Print JSON: `{"GAME": [{"kind", "fields"}, …], …}`.
         #[arg(long)]
         json: bool,
+    },
+    /// The designer's lab: `madang lab search`, the balance search over a game's rule options.
+    Lab {
+        #[command(subcommand)]
+        command: lab::LabCommand,
     },
     /// The Royal Game of Ur's own tools: `madang ur solve`.
     Ur {
@@ -117,6 +123,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Review(args) => review::run(args),
         Command::Serve(args) => serve::run(args).map_err(Failure::from),
         Command::Ur { command } => solve::run(command),
+        Command::Lab { command } => lab::run(command),
         Command::Verify { file } => {
             let text = read_text(&file)?;
             let record = Record::from_json(&text).map_err(anyhow::Error::from)?;

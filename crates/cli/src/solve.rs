@@ -215,3 +215,74 @@ pub(crate) fn install_table_for(
     madang_bots::ur::install_table(std::sync::Arc::new(table));
     Ok(true)
 }
+
+/// The most positions `madang lab search --solve` solves on the fly: Finkel with 4 pieces has
+/// 2,604,884 (8.4 s on 2 cores, `docs/ur-solver.md`); 5 pieces and the full game take minutes.
+pub(crate) const SOLVE_ON_THE_FLY: u64 = 3_000_000;
+
+/// Whether a rule set of a balance search has a solved table loaded, so that its first
+/// mover's exact winning chance can be read (`Roster::win_chance` of the start).
+pub(crate) enum Exact {
+    /// The game has no solved tables (every game but Ur).
+    NotSolvable,
+    /// A table for these rules is loaded: it was already, or it was read from `path`.
+    Loaded {
+        /// The file read, when one was.
+        path: Option<PathBuf>,
+    },
+    /// Solved on the fly (`--solve`) in `seconds`, not written anywhere.
+    Solved {
+        /// Positions solved.
+        states: u64,
+        /// Wall time of the solve.
+        seconds: f64,
+    },
+    /// No table: how to make one.
+    Missing {
+        /// Positions a solve would take.
+        states: u64,
+        /// The command that writes the table where the search looks for it.
+        command: String,
+    },
+}
+
+/// Loads (or with `solve`, for at most [`SOLVE_ON_THE_FLY`] positions, solves in memory) the
+/// solved table of `game` under `rules` for `madang lab search`: from `<data-dir>/ur/<rules>.table`,
+/// where `madang ur solve` writes it.
+///
+/// # Errors
+/// Rules Ur refuses; a table file that cannot be read or solves other rules.
+pub(crate) fn exact_table(
+    game: &str,
+    rules: &serde_json::Value,
+    data_dir: Option<PathBuf>,
+    solve: bool,
+) -> anyhow::Result<Exact> {
+    if game != <Ur as madang_core::Game>::NAME {
+        return Ok(Exact::NotSolvable);
+    }
+    let ur = madang_games::build::<Ur>(rules, None).with_context(|| format!("rules {rules}"))?;
+    let settings = *ur.settings();
+    if madang_bots::ur::table_for(&settings).is_some() {
+        return Ok(Exact::Loaded { path: None });
+    }
+    let path = crate::data_dir(data_dir).ok().map(|dir| table_path(&dir, &settings));
+    if let Some(path) = path.as_ref().filter(|p| p.exists()) {
+        let table = madang_ur_solver::read_table_for(path, &settings)?;
+        madang_bots::ur::install_table(std::sync::Arc::new(table));
+        return Ok(Exact::Loaded { path: Some(path.clone()) });
+    }
+    let states = madang_ur_solver::Index::new(&settings).count();
+    if solve && states <= SOLVE_ON_THE_FLY {
+        // f32 values: the start's chance to about 1e-7 (u16 would round it to 1/65535).
+        let options = SolveOptions { value_type: ValueType::F32, ..SolveOptions::default() };
+        let solution = madang_ur_solver::solve(settings, &options)?;
+        madang_bots::ur::install_table(std::sync::Arc::new(solution.table));
+        return Ok(Exact::Solved { states, seconds: solution.report.seconds });
+    }
+    let out = path.map_or_else(|| "--out FILE".to_owned(), |p| format!("--out {}", p.display()));
+    Ok(Exact::Missing {
+        states,
+        command: format!("madang ur solve --rules '{}' {out}", madang_ur_solver::rules_json(&settings)),
+    })
+}

@@ -384,16 +384,8 @@ pub fn html(report: &SimReport, lang: Lang) -> String {
         let _ = write!(page, "<h2>{}</h2>{}", t(key), rate_chart(&[rates], fair));
     }
     let _ = write!(page, r#"<p class="note">{}</p>"#, t("bars"));
-    if let Some(first) = report.by_position.first() {
-        let _ = write!(
-            page,
-            "<h2>{}</h2><p>{} <strong>{:+.2}%p</strong> ({:+.2} … {:+.2})</p>",
-            t("edge"),
-            t("edge_text"),
-            100.0 * (first.win_rate - fair),
-            100.0 * (first.interval.low - fair),
-            100.0 * (first.interval.high - fair),
-        );
+    if crate::FirstMoverEdge::of(&report.totals.by_position).is_some() {
+        let _ = write!(page, "<h2>{}</h2><p>{} {}</p>", t("edge"), t("edge_text"), edge_text(report));
     }
     let _ = write!(page, "<p>{}: {} / {}</p>", t("draws"), report.draws, report.no_result);
     let l = &report.length;
@@ -549,6 +541,19 @@ fn share_bar(shares: &[(&str, f64)]) -> String {
     svg + "</svg>"
 }
 
+/// The first mover's win rate minus a fair share, with its 95 % interval, in points (empty when
+/// no game was played).
+fn edge_text(report: &SimReport) -> String {
+    crate::FirstMoverEdge::of(&report.totals.by_position).map_or_else(String::new, |first| {
+        format!(
+            "<strong>{:+.2}%p</strong> ({:+.2} … {:+.2})",
+            100.0 * (first.win_rate - first.fair),
+            100.0 * (first.win_interval.low - first.fair),
+            100.0 * (first.win_interval.high - first.fair),
+        )
+    })
+}
+
 /// A table with one column per rule set: `rows` are (label, one cell per rule set).
 fn columns_table(labels: usize, rows: &[(String, Vec<String>)]) -> String {
     let mut out = "<table><tr><th></th>".to_owned();
@@ -628,18 +633,8 @@ pub fn compare_html(comparison: &Comparison, lang: Lang) -> String {
         let _ = write!(page, "<h2>{}</h2>{}", t(key), rate_chart(series, fair));
     }
     let _ = write!(page, r#"<p class="note">{}</p>"#, t("bars"));
-    let edge = |r: &SimReport| {
-        r.by_position.first().map_or_else(String::new, |f| {
-            format!(
-                "<strong>{:+.2}%p</strong> ({:+.2} … {:+.2})",
-                100.0 * (f.win_rate - fair),
-                100.0 * (f.interval.low - fair),
-                100.0 * (f.interval.high - fair)
-            )
-        })
-    };
     let mut rows = vec![
-        (t("edge").to_owned(), reports.iter().map(edge).collect()),
+        (t("edge").to_owned(), reports.iter().map(edge_text).collect()),
         (t("draws").to_owned(), reports.iter().map(|r| format!("{} / {}", r.draws, r.no_result)).collect()),
     ];
     let length = |name: &str, f: &dyn Fn(&SimReport) -> String| {

@@ -32,7 +32,7 @@ pub use figures::{Figure, FigureTotals, Leaf};
 pub use quality::{Analysis, AnalysisTotals, Branching, Quality};
 pub use timing::{DecisionTime, Histogram};
 
-pub use stats::{Interval, LengthStats, Rate, wilson_interval};
+pub use stats::{FirstMoverEdge, Interval, LengthStats, Rate, Z_95, wilson_interval, wilson_score_interval};
 
 use figures::{from_fixed, to_fixed};
 

@@ -32,14 +32,28 @@ pub struct Rate {
     pub interval: Interval,
 }
 
+/// z of a two-sided 95 % interval: the standard normal's 97.5th percentile.
+pub const Z_95: f64 = 1.959_963_984_540_054;
+
 /// Wilson score interval at 95 % (z = 1.959964) for `successes` out of `trials`.
 pub fn wilson_interval(successes: u64, trials: u64) -> Interval {
+    wilson_score_interval(successes as f64, trials, Z_95)
+}
+
+/// Wilson score interval with `z` standard errors (z = 1.96 for 95 %) for a proportion
+/// `successes / trials`, both bounds in 0-1; `[0, 1]` for no trials.
+///
+/// `successes` may be fractional: the score of a seat that counts a draw as 1/seats of a win.
+/// For any quantity in [0, 1] with mean p the variance is at most p(1 − p) (equality for
+/// win-or-lose), so the interval, derived by inverting |p̂ − p| ≤ z·√(p(1 − p)/n), is then
+/// conservative rather than wrong (E. B. Wilson, "Probable inference, the law of succession,
+/// and statistical inference", JASA 22, 1927).
+pub fn wilson_score_interval(successes: f64, trials: u64, z: f64) -> Interval {
     if trials == 0 {
         return Interval { low: 0.0, high: 1.0 };
     }
-    let z = 1.959_963_984_540_054_f64;
     let n = trials as f64;
-    let p = successes as f64 / n;
+    let p = successes / n;
     let denominator = 1.0 + z * z / n;
     let centre = (p + z * z / (2.0 * n)) / denominator;
     let half = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt()) / denominator;
@@ -51,6 +65,68 @@ impl Rate {
         let Tally { games, wins, draws } = tally;
         let win_rate = if games == 0 { 0.0 } else { wins as f64 / games as f64 };
         Rate { name, games, wins, draws, win_rate, interval: wilson_interval(wins, games) }
+    }
+}
+
+/// The first mover's edge: how much more than a fair share (1/seats) the first turn-order
+/// position gets, from the tally of [`crate::Totals::by_position`]`[0]`.
+///
+/// Two measures: the **win rate** edge (wins / games − 1/seats, what the HTML report shows) and
+/// the **score** edge, the first mover's score minus 1/seats, where the score counts a win as 1
+/// and a draw as 1/seats (the measure of chess's first-move advantage, with a draw worth half a
+/// point between two). The two are equal without draws; with draws only the score edge is 0 for
+/// a game that favours neither side. Games without a result count as nothing for every seat.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FirstMoverEdge {
+    /// Games the first mover played.
+    pub games: u64,
+    /// Games it won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// A fair share, 1/seats.
+    pub fair: f64,
+    /// `wins / games`, 0-1.
+    pub win_rate: f64,
+    /// The win rate's 95 % Wilson interval, 0-1.
+    pub win_interval: Interval,
+    /// `(wins + draws / seats) / games`, 0-1.
+    pub score: f64,
+    /// `score − fair`, in −fair … 1 − fair (a share of games; ×100 for percentage points).
+    pub edge: f64,
+    /// The score edge's 95 % Wilson interval (the score's, minus `fair`).
+    pub interval: Interval,
+}
+
+impl FirstMoverEdge {
+    /// The edge of the first of `by_position` (one tally per turn-order position; `seats` is
+    /// their number); `None` when there is none or it played no game.
+    pub fn of(by_position: &[crate::Tally]) -> Option<FirstMoverEdge> {
+        let first = by_position.first().filter(|t| t.games > 0)?;
+        let seats = by_position.len() as f64;
+        let fair = 1.0 / seats;
+        let points = first.wins as f64 + first.draws as f64 / seats;
+        let score = points / first.games as f64;
+        let win_rate = first.wins as f64 / first.games as f64;
+        let shifted = |i: Interval| Interval { low: i.low - fair, high: i.high - fair };
+        Some(FirstMoverEdge {
+            games: first.games,
+            wins: first.wins,
+            draws: first.draws,
+            fair,
+            win_rate,
+            win_interval: wilson_interval(first.wins, first.games),
+            score,
+            edge: score - fair,
+            interval: shifted(wilson_score_interval(points, first.games, Z_95)),
+        })
+    }
+
+    /// The score edge's Wilson interval with `z` standard errors instead of 1.96.
+    pub fn interval_at(&self, z: f64) -> Interval {
+        let points = self.wins as f64 + self.draws as f64 * self.fair;
+        let i = wilson_score_interval(points, self.games, z);
+        Interval { low: i.low - self.fair, high: i.high - self.fair }
     }
 }
 
@@ -118,6 +194,26 @@ mod tests {
         assert!((i.high - 0.8749).abs() < 5e-4, "{i:?}");
         assert_eq!(wilson_interval(0, 0), Interval { low: 0.0, high: 1.0 });
         assert!(wilson_interval(0, 10).low == 0.0);
+    }
+
+    #[test]
+    fn first_mover_edge_counts_a_draw_as_a_fair_share_of_a_win() {
+        use crate::Tally;
+        // First mover: 100 games, 45 wins, 10 draws; two seats, so a draw is half a point:
+        // score (45 + 5) / 100 = 0.5, edge 0, while the win rate is 0.45 (−0.05 against ½).
+        let e = FirstMoverEdge::of(&[Tally { games: 100, wins: 45, draws: 10 }, Tally::default()]);
+        let e = e.expect("an edge");
+        assert_eq!((e.fair, e.win_rate, e.score, e.edge), (0.5, 0.45, 0.5, 0.0));
+        // The score's Wilson interval at p = 0.5, n = 100, z = 1.959964 (z² = 3.841459), by
+        // hand: centre = 0.5, half = z · √(0.25/100 + 3.841459/40000) / (1 + 3.841459/100)
+        //                            = 1.959964 · 0.0509513 / 1.0384146 = 0.0961685.
+        assert!((e.interval.low + 0.0961685).abs() < 1e-6, "{e:?}");
+        assert!((e.interval.high - 0.0961685).abs() < 1e-6, "{e:?}");
+        // Three seats, no draws: score = win rate = 40/90, edge 40/90 − 1/3 = 1/9.
+        let e = FirstMoverEdge::of(&[Tally { games: 90, wins: 40, draws: 0 }; 3]).expect("an edge");
+        assert!((e.edge - 1.0 / 9.0).abs() < 1e-12);
+        assert_eq!(e.interval_at(Z_95), e.interval);
+        assert_eq!(FirstMoverEdge::of(&[Tally::default(); 2]), None);
     }
 
     #[test]
