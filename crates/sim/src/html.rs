@@ -350,27 +350,10 @@ pub fn html(report: &SimReport, lang: Lang) -> String {
     let t = |key: &str| lang.t(key);
     let seats = report.by_seat.len().max(1);
     let fair = 1.0 / seats as f64;
-    let mut page = format!(
-        r#"<!doctype html><html lang="{code}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>madang — {game} — {title}</title><style>{STYLE}</style></head><body><h1>{game} — {title}</h1><p>{games} {unit}</p>"#,
-        code = lang.code(),
-        game = esc(&report.game),
-        title = t("title"),
-        games = report.games,
-        unit = t("games"),
-    );
+    let mut page = head(report, t("title"), &command(report), lang);
     let _ = write!(
         page,
-        "<h2>{}</h2><table><tr><th>{}</th><td><code>{}</code></td></tr><tr><th>{}</th><td>{}</td></tr><tr><th>{}</th><td>{}</td></tr><tr><th>{}</th><td>{}{}</td></tr><tr><th>{}</th><td><code>{}</code></td></tr></table>",
-        t("run"),
-        t("command"),
-        esc(&command(report)),
-        t("version"),
-        esc(&report.version),
-        t("seed"),
-        report.seed,
-        t("bots"),
-        esc(&report.bots.join(", ")),
-        if report.rotate_seats { format!(" ({})", t("rotated")) } else { String::new() },
+        "<tr><th>{}</th><td><code>{}</code></td></tr></table>",
         t("rules"),
         esc(&serde_json::to_string(&report.rules).unwrap_or_default()),
     );
@@ -541,6 +524,29 @@ fn share_bar(shares: &[(&str, f64)]) -> String {
     svg + "</svg>"
 }
 
+/// A page's start: the document head, the title, the number of games, and the first rows of the
+/// run's table (the command, version, seed, bots), left open for more rows.
+fn head(report: &SimReport, title: &str, command: &str, lang: Lang) -> String {
+    let t = |key: &str| lang.t(key);
+    format!(
+        r#"<!doctype html><html lang="{code}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>madang — {game} — {title}</title><style>{STYLE}</style></head><body><h1>{game} — {title}</h1><p>{games} {unit}</p><h2>{run}</h2><table><tr><th>{command_label}</th><td><code>{command}</code></td></tr><tr><th>{version_label}</th><td>{version}</td></tr><tr><th>{seed_label}</th><td>{seed}</td></tr><tr><th>{bots_label}</th><td>{bots}{rotated}</td></tr>"#,
+        code = lang.code(),
+        game = esc(&report.game),
+        games = report.games,
+        unit = t("games"),
+        run = t("run"),
+        command_label = t("command"),
+        command = esc(command),
+        version_label = t("version"),
+        version = esc(&report.version),
+        seed_label = t("seed"),
+        seed = report.seed,
+        bots_label = t("bots"),
+        bots = esc(&report.bots.join(", ")),
+        rotated = if report.rotate_seats { format!(" ({})", t("rotated")) } else { String::new() },
+    )
+}
+
 /// The first mover's win rate minus a fair share, with its 95 % interval, in points (empty when
 /// no game was played).
 fn edge_text(report: &SimReport) -> String {
@@ -584,29 +590,8 @@ pub fn compare_html(comparison: &Comparison, lang: Lang) -> String {
     let Some(first) = reports.first() else { return String::new() };
     let n = reports.len();
     let fair = 1.0 / first.by_seat.len().max(1) as f64;
-    let mut page = format!(
-        r#"<!doctype html><html lang="{code}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>madang — {game} — {title}</title><style>{STYLE}</style></head><body><h1>{game} — {title}</h1><p>{games} {unit}</p>"#,
-        code = lang.code(),
-        game = esc(&first.game),
-        title = t("compare_title"),
-        games = first.games,
-        unit = t("games"),
-    );
-    let _ = write!(
-        page,
-        "<h2>{}</h2><table><tr><th>{}</th><td><code>{}</code></td></tr><tr><th>{}</th><td>{}</td></tr><tr><th>{}</th><td>{}</td></tr><tr><th>{}</th><td>{}{}</td></tr></table><h3>{}</h3><ol>",
-        t("run"),
-        t("command"),
-        esc(&compare_command(comparison)),
-        t("version"),
-        esc(&first.version),
-        t("seed"),
-        first.seed,
-        t("bots"),
-        esc(&first.bots.join(", ")),
-        if first.rotate_seats { format!(" ({})", t("rotated")) } else { String::new() },
-        t("rule_sets"),
-    );
+    let mut page = head(first, t("compare_title"), &compare_command(comparison), lang);
+    let _ = write!(page, "</table><h3>{}</h3><ol>", t("rule_sets"));
     for (k, r) in reports.iter().enumerate() {
         let _ = write!(
             page,
