@@ -15,6 +15,9 @@ use crate::Failure;
 use crate::solve::Exact;
 
 /// `madang lab …`
+/// Games per rule set between two looks unless `--batch` says otherwise.
+const DEFAULT_BATCH: u64 = 500;
+
 #[derive(Subcommand)]
 pub enum LabCommand {
     /// Balance search: walk the game's declared rule options, play each rule set under the
@@ -50,9 +53,9 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Games per rule set between two looks, at most (the budget is split into
-    /// ⌈max-games / batch⌉ equal batches).
-    #[arg(long, default_value_t = 500)]
-    batch: u64,
+    /// ⌈max-games / batch⌉ equal batches) [default: 500, or --max-games if that is less].
+    #[arg(long)]
+    batch: Option<u64>,
     /// The budget: games per rule set, at most.
     #[arg(long, default_value_t = 10_000)]
     max_games: u64,
@@ -109,7 +112,7 @@ fn search(args: SearchArgs) -> Result<(), Failure> {
         bots,
         rotate_seats: args.rotate_seats,
         players: args.players,
-        batch: args.batch,
+        batch: args.batch.unwrap_or(DEFAULT_BATCH.min(args.max_games.max(1))),
         max_games: args.max_games,
         alpha: args.alpha,
     };

@@ -94,10 +94,19 @@ impl ReportArgs {
             .with_context(|| format!("writing the report to {}", path.display()))
     }
 
-    /// Checks `--lang` before a run starts.
+    /// Checks `--lang` and where `--report` goes before a run starts (a run can take minutes).
     fn check(&self) -> anyhow::Result<()> {
         if madang_sim::html::Lang::parse(&self.lang).is_none() {
             anyhow::bail!("--lang takes ko or en, got {:?}", self.lang);
+        }
+        if let Some(path) = &self.report {
+            if path.is_dir() {
+                anyhow::bail!("--report {} is a directory: name the HTML file to write", path.display());
+            }
+            let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+            if !parent.is_dir() {
+                anyhow::bail!("--report {}: the directory {} does not exist", path.display(), parent.display());
+            }
         }
         Ok(())
     }
@@ -179,6 +188,14 @@ pub(crate) fn run(args: SimArgs) -> Result<(), Failure> {
         return merge(files, *json, report);
     }
     args.report.check()?;
+    if args.analyse > args.games {
+        return Err(anyhow::anyhow!(
+            "--analyse {} is more than --games {}: it reviews the run's first N games",
+            args.analyse,
+            args.games
+        )
+        .into());
+    }
     if !args.compare.is_empty() {
         return compare(&args);
     }
@@ -209,8 +226,8 @@ pub(crate) fn run(args: SimArgs) -> Result<(), Failure> {
     let pool = crate::thread_pool(args.threads)?;
     let report = pool.install(|| madang_games::visit(&game, &rules, args.players, visitor))??;
     bar.finish_and_clear();
-    args.report.write(&report)?;
-    print_report(&report, args.json)
+    print_report(&report, args.json)?;
+    Ok(args.report.write(&report)?)
 }
 
 /// `madang sim GAME --compare RULES_A RULES_B …`: one run per rule set on the same seeds.
@@ -248,20 +265,32 @@ fn compare(args: &SimArgs) -> Result<(), Failure> {
         let report = pool
             .install(|| madang_games::visit(&game, rules, args.players, visitor))
             .with_context(|| format!("--compare: rule set {}", k + 1))??;
+        let seats = |r: &SimReport| r.by_seat.iter().map(|s| s.name.clone()).collect::<Vec<_>>().join(", ");
+        if let Some(first) = reports.first()
+            && seats(first) != seats(&report)
+        {
+            return Err(anyhow::anyhow!(
+                "--compare: rule set {} seats {} but rule set 1 seats {}: rule sets are compared with the same seats",
+                k + 1,
+                seats(&report),
+                seats(first)
+            )
+            .into());
+        }
         reports.push(report);
     }
     bar.finish_and_clear();
     let comparison = madang_sim::compare::compare(reports);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&comparison)?);
+    } else {
+        print!("{}", compare_text(&comparison));
+    }
     if let Some(path) = &args.report.report {
         let lang = madang_sim::html::Lang::parse(&args.report.lang)
             .with_context(|| format!("--lang takes ko or en, got {:?}", args.report.lang))?;
         std::fs::write(path, madang_sim::html::compare_html(&comparison, lang))
             .with_context(|| format!("writing the report to {}", path.display()))?;
-    }
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&comparison)?);
-    } else {
-        print!("{}", compare_text(&comparison));
     }
     Ok(())
 }
@@ -364,6 +393,7 @@ fn compare_text(c: &madang_sim::compare::Comparison) -> String {
         out += &row("choices' share", analysis(&|a| a.choices_share, 1.0));
         out += &row("decisiveness", analysis(&|a| a.decisiveness, 1.0));
         out += &row("lead changes per game", analysis(&|a| Some(a.lead_changes), 1.0));
+        out += &row("winner behind (share)", analysis(&|a| a.behind_share, 1.0));
         out += &row("drama (points)", analysis(&|a| a.drama, 1.0));
     }
     let p = madang_sim::html::p_text;
@@ -411,8 +441,8 @@ fn merge(files: &[std::path::PathBuf], json: bool, html: &ReportArgs) -> Result<
         reports.push(report);
     }
     let report = madang_sim::merge(reports)?;
-    html.write(&report)?;
-    print_report(&report, json)
+    print_report(&report, json)?;
+    Ok(html.write(&report)?)
 }
 
 fn rate_lines(title: &str, rates: &[Rate]) -> String {

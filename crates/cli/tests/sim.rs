@@ -286,6 +286,15 @@ fn bad_comparisons_exit_2_naming_the_problem() {
         (&["sim", "dice-poker", "--compare", "{}", r#"{"tokens":3}"#], "tokens"),
         (&["sim", "dice-poker", "--compare", "{}", "{}", "--rules", "{}"], "--rules"),
         (&["sim", "dice-poker", "--compare", "{}", "{}", "--shard", "1/2"], "--shard"),
+        (
+            &["sim", "yut", "--games", "50", "--players", "4", "--compare", "{}", r#"{"mode":"team-shared"}"#],
+            "rule set 2 seats A1, B1, A2, B2 but rule set 1 seats A, B, C, D",
+        ),
+        (&["sim", "dice-poker", "--games", "5", "--analyse", "6"], "--analyse 6 is more than --games 5"),
+        (
+            &["sim", "dice-poker", "--report", "/nonexistent-madang/x.html"],
+            "the directory /nonexistent-madang does not exist",
+        ),
     ];
     for (args, needle) in cases {
         let out = madang(args);
@@ -339,4 +348,19 @@ fn a_run_without_reviews_has_balance_drawishness_and_branching() {
     assert!((q["drawishness"].as_f64().unwrap_or(-1.0) - draws / 200.0).abs() < 1e-12);
     assert!((q["branching_factor"].as_f64().unwrap_or(0.0) - 9.5).abs() < 1e-12, "{q}");
     assert!(q["analysis"].is_null());
+}
+
+#[test]
+fn in_a_team_game_a_fair_share_is_one_per_team() {
+    // Yut team-shared with 4 players: two teams, so the first mover's fair share is 1/2, not 1/4.
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("team.html").display().to_string();
+    let args =
+        ["sim", "yut", "--games", "300", "--seed", "2", "--players", "4", "--rules", r#"{"mode":"team-shared"}"#];
+    let r = report(&[&args[..], &["--json", "--report", &path]].concat());
+    assert_eq!(r["totals"]["sides"], 2);
+    let first = r["by_position"][0]["win_rate"].as_f64().unwrap_or(0.0);
+    let page = std::fs::read_to_string(&path).expect("report written");
+    let edge = format!("<strong>{:+.2}%p</strong>", 100.0 * (first - 0.5));
+    assert!(page.contains(&edge), "{edge} missing");
 }

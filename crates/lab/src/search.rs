@@ -383,7 +383,7 @@ fn search<G: Roster>(
     let mut dropped: Vec<Option<Status>> = vec![None; k];
     let mut last_interval = vec![Interval { low: -1.0, high: 1.0 }; k];
     let mut alive: Vec<usize> = (0..k).collect();
-    let edge = |t: &Totals| FirstMoverEdge::of(&t.by_position);
+    let edge = |t: &Totals| FirstMoverEdge::of(&t.by_position, t.sides);
     let mut looks_made = 0;
     for look in 1..=looks {
         let shard = Shard::new(look, looks, config.max_games)?;
@@ -524,7 +524,7 @@ mod tests {
         // 530 wins: centre (0.53 + 0.0019207)/1.0038415 = 0.529885, half = z·√(0.0002491 +
         //   0.00000096)/1.0038415 = 0.030875 → edge −0.000990 … 0.060760.
         let edge =
-            |wins| FirstMoverEdge::of(&[Tally { games: 1000, wins, draws: 0 }, Tally::default()]).expect("an edge");
+            |wins| FirstMoverEdge::of(&[Tally { games: 1000, wins, draws: 0 }, Tally::default()], 2).expect("an edge");
         let (a, b, c) = (edge(500).interval, edge(700).interval, edge(530).interval);
         for (got, want) in
             [(a.high, 0.030930), (b.low, 0.170876), (b.high, 0.227594), (c.low, -0.000990), (c.high, 0.060760)]
@@ -589,7 +589,12 @@ mod tests {
             }
             let whole =
                 madang_games::visit("dice-poker", &result.rules, None, Sim(sim)).expect("a game").expect("a run");
-            assert_eq!(result.first_mover, FirstMoverEdge::of(&whole.totals.by_position), "{}", result.rules);
+            assert_eq!(
+                result.first_mover,
+                FirstMoverEdge::of(&whole.totals.by_position, whole.totals.sides),
+                "{}",
+                result.rules
+            );
             assert_eq!(result.draws, whole.draws);
         }
         assert_eq!(one.games_played, one.results.iter().map(|r| r.games).sum::<u64>());

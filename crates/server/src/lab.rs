@@ -137,6 +137,8 @@ struct Run {
     /// Games played so far over every rule set.
     done: AtomicU64,
     cancel: Arc<AtomicBool>,
+    /// How long the run took, milliseconds, once it has ended.
+    took_ms: AtomicU64,
     outcome: Mutex<Outcome>,
     /// Becomes `true` when the run has ended (however).
     ended: tokio::sync::watch::Sender<bool>,
@@ -188,7 +190,11 @@ impl Run {
             "seed": self.seed,
             "rotate_seats": self.rotate_seats,
             "started": self.started,
-            "elapsed_ms": self.clock.elapsed().as_millis() as u64,
+            "elapsed_ms": if matches!(outcome, Outcome::Running) {
+                self.clock.elapsed().as_millis() as u64
+            } else {
+                self.took_ms.load(Ordering::Relaxed)
+            },
             "cancelling": matches!(outcome, Outcome::Running) && self.cancel.load(Ordering::Relaxed),
             "error": error,
             "reports": reports,
@@ -248,6 +254,7 @@ impl Lab {
 
     /// Records how `run` ended and forgets the oldest finished runs beyond `kept`.
     fn finish(&self, run: &Run, outcome: Outcome, kept: usize) {
+        run.took_ms.store(run.clock.elapsed().as_millis() as u64, Ordering::Relaxed);
         *run.outcome() = outcome;
         let mut runs = self.lock();
         let mut finished = runs.iter().filter(|r| !r.running()).count();
@@ -498,6 +505,7 @@ pub async fn start(
         clock: Instant::now(),
         done: AtomicU64::new(0),
         cancel: Arc::new(AtomicBool::new(false)),
+        took_ms: AtomicU64::new(0),
         outcome: Mutex::new(Outcome::Running),
         ended: tokio::sync::watch::Sender::new(false),
     });

@@ -163,6 +163,10 @@ async fn a_second_rule_set_is_played_with_the_same_seeds() {
     let id = run["id"].as_str().unwrap().to_owned();
     let run = ended(&mut client, &id).await;
     assert_eq!((run["status"].clone(), run["done"].clone()), (json!("done"), json!(40)), "{run}");
+    // A finished run's time stands still.
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    let (_, again) = client.get(&format!("/api/lab/runs/{id}")).await;
+    assert_eq!(again["elapsed_ms"], run["elapsed_ms"]);
     let reports = run["reports"].as_array().unwrap();
     assert_eq!(reports.iter().map(|r| r["rules"].clone()).collect::<Vec<_>>(), [json!({}), json!({"preset": "blitz"})]);
     let mut played = Vec::new();

@@ -58,8 +58,8 @@ impl Lang {
             "by_position" => ("차례 순서별 승률", "Win rate by turn-order position"),
             "by_bot" => ("봇별 승률", "Win rate by bot"),
             "bars" => (
-                "막대는 승률, 가는 선은 95 % 신뢰구간(윌슨), 세로 점선은 공평한 몫(1/자리 수)입니다.",
-                "Bars are win rates, thin lines their 95 % intervals (Wilson), the dotted line a fair share (1/seats).",
+                "막대는 승률, 가는 선은 95 % 신뢰구간(윌슨), 세로 점선은 공평한 몫(1/편 수: 자리 또는 팀)입니다.",
+                "Bars are win rates, thin lines their 95 % intervals (Wilson), the dotted line a fair share (1/sides: seats, or teams).",
             ),
             "edge" => ("먼저 두는 쪽의 이점", "First-mover edge"),
             "edge_text" => (
@@ -135,8 +135,6 @@ impl Lang {
                 "한 쪽·한 판 평균: |운| {luck}%p, 잃은 것 {loss}%p",
                 "Per side and game: mean |luck| {luck} points, mean loss {loss} points",
             ),
-            "exact" => ("정확한 값: 풀이표", "exact: the solved table"),
-            "estimated" => ("추정값: 플레이아웃", "estimated: playouts"),
             "compare_title" => ("규칙 비교", "Rule sets compared"),
             "rule_sets" => ("규칙 묶음 (같은 시드로 플레이)", "Rule sets (played on the same seeds)"),
             "tests" => ("차이의 검정 (규칙 [1]과 비교)", "Tests of the differences (against rule set [1])"),
@@ -348,8 +346,7 @@ const STYLE: &str = "body{font-family:system-ui,-apple-system,'Noto Sans KR','Ap
 /// The report as a self-contained HTML page in `lang`.
 pub fn html(report: &SimReport, lang: Lang) -> String {
     let t = |key: &str| lang.t(key);
-    let seats = report.by_seat.len().max(1);
-    let fair = 1.0 / seats as f64;
+    let fair = fair_share(report);
     let mut page = head(report, t("title"), &command(report), lang);
     let _ = write!(
         page,
@@ -367,7 +364,7 @@ pub fn html(report: &SimReport, lang: Lang) -> String {
         let _ = write!(page, "<h2>{}</h2>{}", t(key), rate_chart(&[rates], fair));
     }
     let _ = write!(page, r#"<p class="note">{}</p>"#, t("bars"));
-    if crate::FirstMoverEdge::of(&report.totals.by_position).is_some() {
+    if crate::FirstMoverEdge::of(&report.totals.by_position, report.totals.sides).is_some() {
         let _ = write!(page, "<h2>{}</h2><p>{} {}</p>", t("edge"), t("edge_text"), edge_text(report));
     }
     let _ = write!(page, "<p>{}: {} / {}</p>", t("draws"), report.draws, report.no_result);
@@ -482,12 +479,11 @@ fn quality_section(q: &Quality, lang: Lang) -> String {
         let _ = write!(out, r#"<p class="note">{}</p>"#, t("not_reviewed"));
         return out;
     };
-    let method = if a.exact { t("exact") } else { t("estimated") };
     let _ = write!(
         out,
         "<h2>{}</h2><p>{}</p>",
         t("luck"),
-        fill(t("luck_text"), &[("n", a.games.to_string()), ("method", format!("{method} — {}", esc(&a.method)))])
+        fill(t("luck_text"), &[("n", a.games.to_string()), ("method", esc(&a.method))])
     );
     if let (Some(dice), Some(choices)) = (a.dice_share, a.choices_share) {
         out += &share_bar(&[(t("dice"), dice), (t("choices"), choices)]);
@@ -547,10 +543,17 @@ fn head(report: &SimReport, title: &str, command: &str, lang: Lang) -> String {
     )
 }
 
+/// A fair share of the wins: 1/sides (a seat wins when its side wins, so in a team game every
+/// seat's fair share is its team's).
+fn fair_share(report: &SimReport) -> f64 {
+    let sides = if report.totals.sides == 0 { report.by_seat.len() } else { report.totals.sides };
+    1.0 / sides.max(1) as f64
+}
+
 /// The first mover's win rate minus a fair share, with its 95 % interval, in points (empty when
 /// no game was played).
 fn edge_text(report: &SimReport) -> String {
-    crate::FirstMoverEdge::of(&report.totals.by_position).map_or_else(String::new, |first| {
+    crate::FirstMoverEdge::of(&report.totals.by_position, report.totals.sides).map_or_else(String::new, |first| {
         format!(
             "<strong>{:+.2}%p</strong> ({:+.2} … {:+.2})",
             100.0 * (first.win_rate - first.fair),
@@ -589,7 +592,7 @@ pub fn compare_html(comparison: &Comparison, lang: Lang) -> String {
     let reports = &comparison.reports;
     let Some(first) = reports.first() else { return String::new() };
     let n = reports.len();
-    let fair = 1.0 / first.by_seat.len().max(1) as f64;
+    let fair = fair_share(first);
     let mut page = head(first, t("compare_title"), &compare_command(comparison), lang);
     let _ = write!(page, "</table><h3>{}</h3><ol>", t("rule_sets"));
     for (k, r) in reports.iter().enumerate() {
@@ -661,11 +664,10 @@ pub fn compare_html(comparison: &Comparison, lang: Lang) -> String {
     }
     page += "</ul>";
     if let Some(a) = reports.iter().find_map(|r| r.quality.analysis.as_ref()) {
-        let method = if a.exact { t("exact") } else { t("estimated") };
         let _ = write!(
             page,
             r#"<p class="note">{}</p>"#,
-            fill(t("luck_text"), &[("n", a.games.to_string()), ("method", format!("{method} — {}", esc(&a.method)))])
+            fill(t("luck_text"), &[("n", a.games.to_string()), ("method", esc(&a.method))])
         );
     } else {
         let _ = write!(page, r#"<p class="note">{}</p>"#, t("not_reviewed"));

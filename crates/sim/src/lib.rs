@@ -114,6 +114,9 @@ pub struct Tally {
 pub struct Totals {
     /// Games played.
     pub games: u64,
+    /// The game's sides (its seats, or its teams): a fair share of the wins is 1/sides.
+    #[serde(default)]
+    pub sides: usize,
     /// Per seat, in seat order.
     pub by_seat: Vec<Tally>,
     /// Per turn-order position, first mover first.
@@ -143,8 +146,9 @@ pub struct Totals {
 }
 
 impl Totals {
-    fn new(seats: usize, bots: usize, time_decisions: bool) -> Totals {
+    fn new(seats: usize, sides: usize, bots: usize, time_decisions: bool) -> Totals {
         Totals {
+            sides,
             by_seat: vec![Tally::default(); seats],
             by_position: vec![Tally::default(); seats],
             by_bot: vec![Tally::default(); bots],
@@ -205,6 +209,7 @@ impl Totals {
             }
         };
         self.games += other.games;
+        self.sides = self.sides.max(other.sides);
         add(&mut self.by_seat, &other.by_seat);
         add(&mut self.by_position, &other.by_position);
         add(&mut self.by_bot, &other.by_bot);
@@ -468,7 +473,7 @@ pub fn simulate<G: Roster>(
         .collect::<Option<Vec<Totals>>>()
         .ok_or(SimError::Cancelled)?;
     let elapsed = started.elapsed();
-    let mut totals = Totals::new(seats.len(), distinct.len(), config.time_decisions);
+    let mut totals = Totals::new(seats.len(), game.side_names().len(), distinct.len(), config.time_decisions);
     for chunk in &chunks {
         totals.merge(chunk);
     }
@@ -657,7 +662,7 @@ impl<'a, G: Roster> Runner<'a, G> {
             bots,
             legal: Vec::new(),
             outcomes: Vec::new(),
-            totals: Totals::new(game.seat_names().len(), distinct_bots, config.time_decisions),
+            totals: Totals::new(game.seat_names().len(), game.side_names().len(), distinct_bots, config.time_decisions),
             values: (config.analyse > 0).then(|| -> Box<dyn Values<G>> {
                 if Exact::available(game) { Box::new(Exact) } else { Box::new(Playouts::new::<G>()) }
             }),

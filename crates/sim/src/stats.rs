@@ -68,12 +68,13 @@ impl Rate {
     }
 }
 
-/// The first mover's edge: how much more than a fair share (1/seats) the first turn-order
-/// position gets, from the tally of [`crate::Totals::by_position`]`[0]`.
+/// The first mover's edge: how much more than a fair share (1/sides: one per seat, or per team
+/// in a team game) the first turn-order position gets, from the tally of
+/// [`crate::Totals::by_position`]`[0]` (a seat wins when its side wins).
 ///
-/// Two measures: the **win rate** edge (wins / games − 1/seats, what the HTML report shows) and
-/// the **score** edge, the first mover's score minus 1/seats, where the score counts a win as 1
-/// and a draw as 1/seats (the measure of chess's first-move advantage, with a draw worth half a
+/// Two measures: the **win rate** edge (wins / games − 1/sides, what the HTML report shows) and
+/// the **score** edge, the first mover's score minus 1/sides, where the score counts a win as 1
+/// and a draw as 1/sides (the measure of chess's first-move advantage, with a draw worth half a
 /// point between two). The two are equal without draws; with draws only the score edge is 0 for
 /// a game that favours neither side. Games without a result count as nothing for every seat.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -101,11 +102,12 @@ pub struct FirstMoverEdge {
 impl FirstMoverEdge {
     /// The edge of the first of `by_position` (one tally per turn-order position; `seats` is
     /// their number); `None` when there is none or it played no game.
-    pub fn of(by_position: &[crate::Tally]) -> Option<FirstMoverEdge> {
+    pub fn of(by_position: &[crate::Tally], sides: usize) -> Option<FirstMoverEdge> {
         let first = by_position.first().filter(|t| t.games > 0)?;
-        let seats = by_position.len() as f64;
-        let fair = 1.0 / seats;
-        let points = first.wins as f64 + first.draws as f64 / seats;
+        // Reports from before `Totals::sides` existed had one side per seat.
+        let sides = if sides == 0 { by_position.len() } else { sides } as f64;
+        let fair = 1.0 / sides;
+        let points = first.wins as f64 + first.draws as f64 / sides;
         let score = points / first.games as f64;
         let win_rate = first.wins as f64 / first.games as f64;
         let shifted = |i: Interval| Interval { low: i.low - fair, high: i.high - fair };
@@ -201,7 +203,7 @@ mod tests {
         use crate::Tally;
         // First mover: 100 games, 45 wins, 10 draws; two seats, so a draw is half a point:
         // score (45 + 5) / 100 = 0.5, edge 0, while the win rate is 0.45 (−0.05 against ½).
-        let e = FirstMoverEdge::of(&[Tally { games: 100, wins: 45, draws: 10 }, Tally::default()]);
+        let e = FirstMoverEdge::of(&[Tally { games: 100, wins: 45, draws: 10 }, Tally::default()], 2);
         let e = e.expect("an edge");
         assert_eq!((e.fair, e.win_rate, e.score, e.edge), (0.5, 0.45, 0.5, 0.0));
         // The score's Wilson interval at p = 0.5, n = 100, z = 1.959964 (z² = 3.841459), by
@@ -210,10 +212,10 @@ mod tests {
         assert!((e.interval.low + 0.0961685).abs() < 1e-6, "{e:?}");
         assert!((e.interval.high - 0.0961685).abs() < 1e-6, "{e:?}");
         // Three seats, no draws: score = win rate = 40/90, edge 40/90 − 1/3 = 1/9.
-        let e = FirstMoverEdge::of(&[Tally { games: 90, wins: 40, draws: 0 }; 3]).expect("an edge");
+        let e = FirstMoverEdge::of(&[Tally { games: 90, wins: 40, draws: 0 }; 3], 3).expect("an edge");
         assert!((e.edge - 1.0 / 9.0).abs() < 1e-12);
         assert_eq!(e.interval_at(Z_95), e.interval);
-        assert_eq!(FirstMoverEdge::of(&[Tally::default(); 2]), None);
+        assert_eq!(FirstMoverEdge::of(&[Tally::default(); 2], 2), None);
     }
 
     #[test]
