@@ -11,8 +11,9 @@
 //! core at most and never the async workers. A run is played as up to [`MAX_SHARDS`] shards of
 //! its games (`madang_sim::Shard`) merged at the end (`madang_sim::merge`: the same report as
 //! the run played at once, timing aside), so that progress, cancellation and the time limit
-//! act every few games. Runs and their reports live in memory only: the last
-//! [`LabLimits::kept`] finished runs are kept, and a restart forgets them.
+//! act every few games. Runs and their reports live in memory only: each player's last
+//! [`KEPT_PER_PLAYER`] and the server's last [`LabLimits::kept`] finished runs are kept, and a
+//! restart forgets them.
 
 use std::collections::{HashMap, VecDeque};
 use std::panic::AssertUnwindSafe;
@@ -49,8 +50,12 @@ pub const MAX_RUNNING: usize = 1;
 pub const RUN_TIME: Duration = Duration::from_secs(30);
 
 /// Finished runs (done, cancelled or stopped) kept in memory with their reports, the oldest
-/// forgotten first.
-pub const KEPT_RUNS: usize = 32;
+/// forgotten first: a report is a few kilobytes.
+pub const KEPT_RUNS: usize = 256;
+
+/// Finished runs kept per player, the player's oldest forgotten first, so that one guest's many
+/// runs cannot push out everyone else's reports.
+pub const KEPT_PER_PLAYER: usize = 4;
 
 /// A run is played as at most this many shards of its games (each shard is one call of
 /// `madang_sim::simulate`): progress, cancellation and the time limit act between shards, so
@@ -252,11 +257,21 @@ impl Lab {
         Ok(())
     }
 
-    /// Records how `run` ended and forgets the oldest finished runs beyond `kept`.
+    /// Records how `run` ended and forgets its player's oldest finished runs beyond
+    /// [`KEPT_PER_PLAYER`], then the oldest finished runs beyond `kept`.
     fn finish(&self, run: &Run, outcome: Outcome, kept: usize) {
         run.took_ms.store(run.clock.elapsed().as_millis() as u64, Ordering::Relaxed);
         *run.outcome() = outcome;
         let mut runs = self.lock();
+        let mine = |r: &Run| r.owner == run.owner && !r.running();
+        let mut theirs = runs.iter().filter(|r| mine(r)).count();
+        runs.retain(|r| {
+            if theirs > KEPT_PER_PLAYER && mine(r) {
+                theirs -= 1;
+                return false;
+            }
+            true
+        });
         let mut finished = runs.iter().filter(|r| !r.running()).count();
         runs.retain(|r| {
             if finished > kept && !r.running() {

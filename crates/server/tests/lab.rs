@@ -362,3 +362,35 @@ async fn the_catalogue_names_the_bots_the_lab_plays() {
     }
     server.stop().await;
 }
+
+/// Starts a run of one random Ur game and waits for its end: its id.
+async fn one_small_run(client: &mut Client) -> String {
+    let (status, run) =
+        client.post("/api/lab/runs", json!({"game": "ur", "bots": ["random", "random"], "games": 1})).await;
+    assert_eq!(status, 202, "{run}");
+    let id = run["id"].as_str().unwrap().to_owned();
+    ended(client, &id).await;
+    id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_players_many_runs_push_out_only_their_own_reports() {
+    let dir = TempDir::new("lab-kept");
+    let server = server(&dir, LabLimits::default()).await;
+    let (mut alice, mut bob) = (server.client(), server.client());
+    let bobs = one_small_run(&mut bob).await;
+    let mut alices = Vec::new();
+    for _ in 0..(madang_server::lab::KEPT_PER_PLAYER + 1) {
+        alices.push(one_small_run(&mut alice).await);
+    }
+    // Alice's oldest is gone, her last four are there, and Bob's is untouched.
+    let (status, _) = alice.get(&format!("/api/lab/runs/{}", alices[0])).await;
+    assert_eq!(status, 404);
+    for id in &alices[1..] {
+        let (status, body) = alice.get(&format!("/api/lab/runs/{id}")).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, body) = bob.get(&format!("/api/lab/runs/{bobs}/reports/0")).await;
+    assert_eq!(status, 200, "{body}");
+    server.stop().await;
+}
