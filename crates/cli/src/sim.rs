@@ -202,24 +202,8 @@ pub(crate) fn run(args: SimArgs) -> Result<(), Failure> {
     let game = args.game.clone().unwrap_or_default();
     let rules: serde_json::Value =
         serde_json::from_str(&args.rules).with_context(|| format!("--rules is not JSON: {}", args.rules))?;
-    let bots = match &args.bots {
-        Some(list) => expand_bot_list(list).map_err(anyhow::Error::msg).context("--bots")?,
-        None => Vec::new(),
-    };
     let shard = args.shard.as_deref().map(|text| parse_shard(text, args.games)).transpose()?;
-    let config = SimConfig {
-        games: args.games,
-        seed: args.seed,
-        bots,
-        rotate_seats: args.rotate_seats,
-        time_decisions: args.time_decisions,
-        review: args.review,
-        rules: rules.clone(),
-        players: args.players,
-        shard,
-        analyse: args.analyse,
-        cancel: None,
-    };
+    let config = SimConfig { shard, ..config(&args, &rules)? };
     load_table(&args, &args.rules, &config.bots)?;
     let bar = progress_bar(config.games, args.json);
     let visitor = RunSim { config, default_bots: args.bots.is_none(), bar: &bar };
@@ -228,6 +212,28 @@ pub(crate) fn run(args: SimArgs) -> Result<(), Failure> {
     bar.finish_and_clear();
     print_report(&report, args.json)?;
     Ok(args.report.write(&report)?)
+}
+
+/// The run the arguments ask for under `rules` (the whole run: `run` adds `--shard`). The bots
+/// are empty when `--bots` is not given (every seat gets `random` once the game is known).
+fn config(args: &SimArgs, rules: &serde_json::Value) -> anyhow::Result<SimConfig> {
+    let bots = match &args.bots {
+        Some(list) => expand_bot_list(list).map_err(anyhow::Error::msg).context("--bots")?,
+        None => Vec::new(),
+    };
+    Ok(SimConfig {
+        games: args.games,
+        seed: args.seed,
+        bots,
+        rotate_seats: args.rotate_seats,
+        time_decisions: args.time_decisions,
+        review: args.review,
+        rules: rules.clone(),
+        players: args.players,
+        shard: None,
+        analyse: args.analyse,
+        cancel: None,
+    })
 }
 
 /// `madang sim GAME --compare RULES_A RULES_B …`: one run per rule set on the same seeds.
@@ -239,28 +245,12 @@ fn compare(args: &SimArgs) -> Result<(), Failure> {
             serde_json::from_str(text).with_context(|| format!("--compare: rule set {} is not JSON: {text}", k + 1))?;
         rule_sets.push((text, rules));
     }
-    let bots = match &args.bots {
-        Some(list) => expand_bot_list(list).map_err(anyhow::Error::msg).context("--bots")?,
-        None => Vec::new(),
-    };
     let pool = crate::thread_pool(args.threads)?;
     let bar = progress_bar(args.games * rule_sets.len() as u64, args.json);
     let mut reports = Vec::new();
     for (k, (text, rules)) in rule_sets.iter().enumerate() {
-        load_table(args, text, &bots)?;
-        let config = SimConfig {
-            games: args.games,
-            seed: args.seed,
-            bots: bots.clone(),
-            rotate_seats: args.rotate_seats,
-            time_decisions: args.time_decisions,
-            review: args.review,
-            rules: rules.clone(),
-            players: args.players,
-            shard: None,
-            analyse: args.analyse,
-            cancel: None,
-        };
+        let config = config(args, rules)?;
+        load_table(args, text, &config.bots)?;
         let visitor = RunSim { config, default_bots: args.bots.is_none(), bar: &bar };
         let report = pool
             .install(|| madang_games::visit(&game, rules, args.players, visitor))

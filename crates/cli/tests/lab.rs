@@ -236,23 +236,18 @@ fn bad_input_exits_2_naming_the_problem() {
 
 #[test]
 fn a_budget_smaller_than_the_default_batch_is_one_batch() {
-    let out = Command::new(env!("CARGO_BIN_EXE_madang"))
-        .args([
-            "lab",
-            "search",
-            "ur",
-            "--bots",
-            "random*2",
-            "--options",
-            "capture_extra_roll",
-            "--max-games",
-            "10",
-            "--json",
-        ])
-        .output()
-        .expect("madang runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let result = report(&[
+        "lab",
+        "search",
+        "ur",
+        "--bots",
+        "random*2",
+        "--options",
+        "capture_extra_roll",
+        "--max-games",
+        "10",
+        "--json",
+    ]);
     // One batch of the whole budget: one look.
     assert_eq!((result["max_games"].as_u64(), result["looks"].as_u64()), (Some(10), Some(1)), "{result}");
 }
