@@ -32,6 +32,21 @@ pub struct ServeArgs {
     /// invite links and the origins allowed to open WebSockets [default: the request's host].
     #[arg(long, value_parser = parse_public_url)]
     public_url: Option<String>,
+    /// Run as one node of a cluster: how the other nodes reach this one (http://HOST:PORT, on
+    /// a private network). Needs --database postgres://…, shared by every node; see
+    /// docs/server.md, "Running several nodes".
+    #[arg(long, value_parser = parse_node_url)]
+    node_url: Option<String>,
+    /// With --node-url: seconds after which a node that stopped renewing (paused, cut off)
+    /// counts as dead and its games and rooms may be taken over (a killed process counts as
+    /// dead at once).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(2..=300), requires = "node_url")]
+    lease_seconds: u64,
+}
+
+fn parse_node_url(text: &str) -> Result<String, String> {
+    madang_server::cluster::authority(text)?;
+    Ok(text.trim_end_matches('/').to_owned())
 }
 
 fn parse_synchronous(text: &str) -> Result<Synchronous, String> {
@@ -69,12 +84,21 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         rooms: madang_server::rooms::RoomConfig::default(),
         limits: madang_server::Limits::default(),
         files: Some(files),
+        cluster: args.node_url.map(|url| {
+            let lease = std::time::Duration::from_secs(args.lease_seconds);
+            madang_server::cluster::ClusterConfig { node_url: url, lease, heartbeat: lease / 5 }
+        }),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     runtime.block_on(async {
         let server = Server::bind(config).await?;
         let addr = server.local_addr()?;
-        println!("madang is serving on http://{addr}/ (API: http://{addr}/api, see docs/api.md)");
+        // One line: whoever waits for it may stop reading after it.
+        let node = match server.node() {
+            Some((url, node)) => format!("; node {node} of a cluster, reached by the other nodes at {url}"),
+            None => String::new(),
+        };
+        println!("madang is serving on http://{addr}/ (API: http://{addr}/api, see docs/api.md){node}");
         server.run(madang_server::shutdown_signal()).await?;
         anyhow::Ok(())
     })

@@ -182,6 +182,7 @@ fn main() {
                     },
                     // The API alone: the load sends no page requests.
                     files: None,
+                    cluster: None,
                 };
                 let server = Server::bind(config).await.unwrap();
                 let addr = server.local_addr().unwrap();

@@ -5,7 +5,14 @@
 //! ```text
 //! cargo build --release -p madang-server --example rooms_load
 //! target/release/examples/rooms_load --rooms 100 --seconds 20 [--warmup 3] [--think-ms T]
+//!     [--database postgres://… [--nodes N]]
 //! ```
+//!
+//! `--database` puts the server on that PostgreSQL instead of SQLite; `--nodes N` (1 included)
+//! starts N nodes of a cluster on it (`docs/server.md`, "Running several nodes"), sets each room up
+//! through three different nodes (created, joined, the players' WebSockets) and spreads the
+//! games against the computer over them, so most requests are forwarded; the server CPU is
+//! then the nodes' sum, and the CPU of the `postgres` processes is reported too.
 //!
 //! With `--think-ms T` each room waits T ms before each move (a paced load: the round trips
 //! then measure the server below saturation instead of its queue).
@@ -58,6 +65,8 @@ fn arg(name: &str, default: &str) -> String {
 }
 
 fn serve() {
+    let database = std::env::args().any(|a| a == "--database").then(|| arg("--database", ""));
+    let node = std::env::args().any(|a| a == "--node");
     let dir = std::env::temp_dir().join(format!("madang-rooms-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
@@ -65,7 +74,7 @@ fn serve() {
         let config = madang_server::Config {
             bind: "127.0.0.1:0".parse().unwrap(),
             data_dir: dir.clone(),
-            database: None,
+            database,
             allow_fixed_seed: false,
             synchronous: madang_server::Synchronous::Normal,
             public_url: None,
@@ -77,6 +86,7 @@ fn serve() {
             limits: madang_server::Limits { quotas: madang_server::Quotas::off(), ..madang_server::Limits::default() },
             // The API alone: the load sends no page requests.
             files: None,
+            cluster: node.then(|| madang_server::cluster::ClusterConfig::new("http://127.0.0.1:0")),
         };
         let server = madang_server::Server::bind(config).await.unwrap();
         println!("ADDR {}", server.local_addr().unwrap());
@@ -192,17 +202,22 @@ async fn connect(addr: &str, code: &str, token: &str) -> Ws {
     ws
 }
 
-async fn setup(addr: &str) -> [Player; 2] {
+/// Sets a room up. With several nodes the room is created on node `n`, joined through the
+/// next, and each player's WebSocket goes through yet another: most requests reach a node that
+/// does not own the room and are forwarded (a load balancer without stickiness).
+async fn setup(addrs: &[String], n: usize) -> [Player; 2] {
+    let at = |k: usize| addrs[(n + k) % addrs.len()].as_str();
     let http = reqwest::Client::new();
     let (mut c1, mut c2) = (None, None);
     let created =
-        http_post(&http, &mut c1, &format!("http://{addr}/api/rooms"), json!({"game": "ur", "nickname": "host"})).await;
+        http_post(&http, &mut c1, &format!("http://{}/api/rooms", at(0)), json!({"game": "ur", "nickname": "host"}))
+            .await;
     let code = created["code"].as_str().unwrap_or_else(|| panic!("creating a room failed: {created}")).to_owned();
-    let joined = http_post(&http, &mut c2, &format!("http://{addr}/api/rooms/{code}/join"), json!({})).await;
+    let joined = http_post(&http, &mut c2, &format!("http://{}/api/rooms/{code}/join", at(1)), json!({})).await;
     let host_token = created["token"].as_str().unwrap().to_owned();
     let guest_token = joined["token"].as_str().unwrap_or_else(|| panic!("joining a room failed: {joined}")).to_owned();
-    let mut host = Player { ws: connect(addr, &code, &host_token).await, seat: "light".into(), token: host_token };
-    let mut guest = Player { ws: connect(addr, &code, &guest_token).await, seat: "dark".into(), token: guest_token };
+    let mut host = Player { ws: connect(at(2), &code, &host_token).await, seat: "light".into(), token: host_token };
+    let mut guest = Player { ws: connect(at(1), &code, &guest_token).await, seat: "dark".into(), token: guest_token };
     next_events(&mut host.ws).await; // the guest's presence
     send(&mut guest.ws, json!({"type": "ready", "token": guest.token})).await;
     next_events(&mut guest.ws).await;
@@ -385,18 +400,38 @@ fn main() {
     let idle_rooms: usize = arg("--idle-rooms", "0").parse().unwrap();
     let slow_sockets: usize = arg("--slow-sockets", "0").parse().unwrap();
     let sample_secs: u64 = arg("--sample-secs", "0").parse().unwrap();
-    let mut child = Command::new(std::env::current_exe().unwrap())
-        .arg("--serve")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .env("RUST_LOG", "warn")
-        .spawn()
-        .unwrap();
-    let pid = child.id();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let addr = line.trim().strip_prefix("ADDR ").unwrap().to_owned();
+    let nodes: usize = arg("--nodes", "1").parse().unwrap();
+    let database = std::env::args().any(|a| a == "--database").then(|| arg("--database", ""));
+    // `--nodes N` (even 1) runs the nodes of a cluster; without it, one plain server.
+    let clustered = std::env::args().any(|a| a == "--nodes");
+    assert!(!clustered || database.is_some(), "--nodes needs --database postgres://… (the nodes share it)");
+    let mut children = Vec::new();
+    let mut addrs = Vec::new();
+    for _ in 0..nodes {
+        let mut command = Command::new(std::env::current_exe().unwrap());
+        command.arg("--serve");
+        if let Some(url) = &database {
+            command.args(["--database", url]);
+        }
+        if clustered {
+            command.arg("--node");
+        }
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .env("RUST_LOG", "warn")
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        addrs.push(line.trim().strip_prefix("ADDR ").unwrap().to_owned());
+        children.push(child);
+    }
+    let pids: Vec<u32> = children.iter().map(std::process::Child::id).collect();
+    let pid = pids[0];
+    let addr = addrs[0].clone();
+    let servers_cpu = || pids.iter().map(|p| proc_cpu_ms(*p)).sum::<f64>();
     let wal = std::env::temp_dir().join(format!("madang-rooms-load-{pid}")).join("madang.db-wal");
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let local = tokio::task::LocalSet::new();
@@ -412,7 +447,7 @@ fn main() {
         let rtts = Rc::new(std::cell::RefCell::new(Vec::with_capacity(1 << 20)));
         let set_up = Instant::now();
         let mut handles = Vec::new();
-        let mut pending = futures_util::stream::iter(0..rooms).map(|_| setup(&addr)).buffer_unordered(32);
+        let mut pending = futures_util::stream::iter(0..rooms).map(|n| setup(&addrs, n)).buffer_unordered(32);
         let mut n = 0u64;
         while let Some(players) = pending.next().await {
             n += 1;
@@ -442,7 +477,7 @@ fn main() {
         let game_rtts = Rc::new(std::cell::RefCell::new(Vec::with_capacity(1 << 20)));
         for g in 0..games {
             handles.push(tokio::task::spawn_local(play_computer(
-                addr.clone(),
+                addrs[g % addrs.len()].clone(),
                 stats.clone(),
                 game_rtts.clone(),
                 0x2545_F491 + g as u64 * 104_729,
@@ -452,7 +487,8 @@ fn main() {
         let slow: Vec<_> = (0..slow_sockets).map(|_| tokio::task::spawn_local(slow_socket(addr.clone(), stats.clone()))).collect();
         eprintln!("{games} games against the computer, {slow_sockets} slow sockets; warming up {warmup} s");
         tokio::time::sleep(Duration::from_secs(warmup)).await;
-        let cpu0 = proc_cpu_ms(pid);
+        let cpu0 = servers_cpu();
+        let pg0 = postgres_cpu_ms();
         let own0 = proc_cpu_ms(std::process::id());
         let bytes0 = RECEIVED.load(Ordering::Relaxed);
         let t0 = Instant::now();
@@ -469,7 +505,7 @@ fn main() {
             };
             for i in 1..=samples {
                 tokio::time::sleep_until(tokio::time::Instant::from_std(t0 + Duration::from_secs(i * sample_secs))).await;
-                let cpu = proc_cpu_ms(pid);
+                let cpu = servers_cpu();
                 let moves = stats.moves.load(Ordering::Relaxed);
                 let actions = stats.game_actions.load(Ordering::Relaxed);
                 let slow = stats.slow_closed.load(Ordering::Relaxed);
@@ -512,7 +548,8 @@ fn main() {
         }
         stats.measuring.store(false, Ordering::Relaxed);
         let elapsed = t0.elapsed().as_secs_f64();
-        let cpu = proc_cpu_ms(pid) - cpu0;
+        let cpu = servers_cpu() - cpu0;
+        let pg = postgres_cpu_ms() - pg0;
         let own = proc_cpu_ms(std::process::id()) - own0;
         let bytes = RECEIVED.load(Ordering::Relaxed) - bytes0;
         let held = handles.iter().take(rooms).filter(|h| !h.is_finished()).count();
@@ -542,7 +579,20 @@ fn main() {
             own / moves,
             bytes as f64 / moves
         );
-        println!("server peak memory (VmHWM): {}", proc_status(pid, "VmHWM:"));
+        if clustered {
+            println!("cluster nodes: {nodes} (each room set up through three nodes in turn, most requests forwarded)");
+        }
+        for p in &pids {
+            println!("server {p} peak memory (VmHWM): {}", proc_status(*p, "VmHWM:"));
+        }
+        if database.is_some() {
+            println!(
+                "PostgreSQL CPU (every postgres process): {:.0} ms = {:.1} % of one core; {:.4} ms per action",
+                pg,
+                pg / elapsed / 10.0,
+                pg / actions
+            );
+        }
         println!(
             "move round trip: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
             pct(0.5),
@@ -552,6 +602,24 @@ fn main() {
         );
         println!("load average: {}", std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim());
     });
-    drop(child.stdin.take());
-    let _ = child.wait();
+    for mut child in children {
+        drop(child.stdin.take());
+        let _ = child.wait();
+    }
+}
+
+/// CPU time (ms) of every process named `postgres` on the machine (the database's share).
+fn postgres_cpu_ms() -> f64 {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return 0.0 };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
+        .filter(|pid| std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "postgres"))
+        // A backend may end between the listing and the read.
+        .filter_map(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+            Some((fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?) * 10.0)
+        })
+        .sum()
 }

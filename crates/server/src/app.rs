@@ -53,14 +53,22 @@ pub struct Slot {
     pub changes: watch::Sender<u64>,
     /// When a request last asked for the game (idle games leave memory, [`App::sweep`]).
     used: Mutex<tokio::time::Instant>,
+    /// Becomes `true` when another node of a cluster took the game over: its WebSockets close
+    /// (1012) and their clients reconnect to the new owner.
+    pub gone: watch::Sender<bool>,
+    /// On a cluster, the lease this copy was loaded under: its writes prove it, so a copy from
+    /// before a takeover cannot write even if this node took the game back since.
+    fence: Option<crate::cluster::Fence>,
 }
 
 impl Slot {
-    fn new(live: LiveGame) -> Slot {
+    fn new(live: LiveGame, fence: Option<crate::cluster::Fence>) -> Slot {
         Slot {
+            fence,
             changes: watch::Sender::new(live.version()),
             game: Arc::new(tokio::sync::Mutex::new(live)),
             used: Mutex::new(tokio::time::Instant::now()),
+            gone: watch::Sender::new(false),
         }
     }
 
@@ -103,6 +111,8 @@ pub struct App {
     pub reviews: crate::review::Reviews,
     /// The designer's lab: runs going and the last finished ones.
     pub lab: crate::lab::Lab,
+    /// This node's membership of a cluster (`--node-url`); `None` on a single node.
+    pub cluster: Option<Arc<crate::cluster::Cluster>>,
 }
 
 /// The axum state: a cheap handle on [`App`].
@@ -131,6 +141,7 @@ impl App {
         rooms: crate::rooms::Registry,
         origins: crate::origin::Origins,
         config: &crate::Config,
+        cluster: Option<Arc<crate::cluster::Cluster>>,
     ) -> App {
         let limits = config.limits.clone();
         App {
@@ -141,6 +152,7 @@ impl App {
             files: config.files,
             reviews: crate::review::Reviews::default(),
             lab: crate::lab::Lab::default(),
+            cluster,
             writer: crate::db::Writer::start(db.clone()),
             db,
             key,
@@ -216,6 +228,14 @@ impl App {
         };
         let result = cell
             .get_or_try_init(|| async {
+                // On a cluster the request was routed here; the lease is taken (or known to be
+                // another node's, when it moved on the way).
+                if let Some(cluster) = &self.cluster {
+                    let key = crate::cluster::game_key(id);
+                    if cluster.route(&key).await? != crate::cluster::Route::Local {
+                        return Err(ApiError::moved(&key));
+                    }
+                }
                 let Some((row, actions)) = self.db.load_game(id).await? else {
                     return Err(ApiError::unknown_game_id(id));
                 };
@@ -230,7 +250,8 @@ impl App {
                     }
                 }
                 tracing::info!(game = %id, version = live.version(), "game loaded from storage");
-                Ok(Arc::new(Slot::new(live)))
+                let fence = self.cluster.as_ref().and_then(|c| c.fence(&crate::cluster::game_key(id)));
+                Ok(Arc::new(Slot::new(live, fence)))
             })
             .await
             .cloned();
@@ -246,10 +267,65 @@ impl App {
         result
     }
 
+    /// Whether a request was forwarded by another node of this cluster (it carries the
+    /// cluster's secret).
+    pub fn forwarded(&self, headers: &axum::http::HeaderMap) -> bool {
+        self.cluster.as_ref().is_some_and(|c| c.forwarded(headers))
+    }
+
+    /// The fence of a write for lease `key` by a game or room loaded under `loaded`: `None` on
+    /// a single node.
+    ///
+    /// # Errors
+    /// `moved` on a cluster when the copy was loaded under no lease, or this node no longer
+    /// holds it at that epoch (another node took it over, maybe and back since).
+    pub fn fence(
+        &self,
+        key: &str,
+        loaded: Option<&crate::cluster::Fence>,
+    ) -> Result<Option<crate::cluster::Fence>, ApiError> {
+        match (&self.cluster, loaded) {
+            (None, _) => Ok(None),
+            (Some(cluster), Some(loaded)) if cluster.fence(key).as_ref() == Some(loaded) => Ok(Some(loaded.clone())),
+            (Some(_), _) => Err(ApiError::moved(key)),
+        }
+    }
+
+    /// Drops what another node took over (leases `keys`, [`crate::cluster::Cluster::keep_alive`]
+    /// or a fenced write): games leave memory and their WebSockets close; rooms' tasks stop
+    /// without writing and close their connections. Their clients reconnect to the new owner.
+    pub fn lose(&self, keys: &[String]) {
+        for key in keys {
+            if let Some(id) = key.strip_prefix("game:") {
+                let cell = self.games.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(id);
+                if let Some(slot) = cell.as_ref().and_then(|c| c.get()) {
+                    slot.gone.send_replace(true);
+                }
+                tracing::info!(game = %id, "game left memory: another node took it over");
+            } else if let Some(code) = key.strip_prefix("room:") {
+                self.rooms.moved(code);
+            }
+        }
+    }
+
+    /// A write for lease `key` was refused: whether it is because the lease is gone (another
+    /// node took over), in which case everything of it leaves memory ([`App::lose`]).
+    pub(crate) fn fenced(&self, key: &str, error: &crate::error::ServerError) -> bool {
+        if !matches!(error, crate::error::ServerError::Fenced { .. }) {
+            return false;
+        }
+        if let Some(cluster) = &self.cluster {
+            cluster.forget(key);
+        }
+        self.lose(&[key.to_owned()]);
+        true
+    }
+
     /// Registers a newly created (and stored) game.
     pub fn insert(&self, live: LiveGame) -> Arc<Slot> {
         let id = live.id.clone();
-        let slot = Arc::new(Slot::new(live));
+        let fence = self.cluster.as_ref().and_then(|c| c.fence(&crate::cluster::game_key(&id)));
+        let slot = Arc::new(Slot::new(live, fence));
         let cell = OnceCell::new_with(Some(slot.clone()));
         self.games.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(id, Arc::new(cell));
         slot
@@ -291,9 +367,27 @@ impl App {
         let rows = LiveGame::action_rows(&change.entries);
         let outcomes = guard.outcomes(&change.core);
         let awards = guard.awards(&change.core, &change.entries);
-        let commit =
-            crate::db::Commit { id: guard.id.clone(), from: from as i64, update, actions: rows, outcomes, awards };
+        let key = crate::cluster::game_key(&guard.id);
+        let fence = match self.fence(&key, slot.fence.as_ref()) {
+            Ok(fence) => fence,
+            Err(error) => {
+                self.lose(std::slice::from_ref(&key));
+                return Err(error);
+            }
+        };
+        let commit = crate::db::Commit {
+            id: guard.id.clone(),
+            from: from as i64,
+            update,
+            actions: rows,
+            outcomes,
+            awards,
+            fence,
+        };
         if let Err(error) = self.writer.store(commit).await {
+            if self.fenced(&key, &error) {
+                return Err(ApiError::moved(&key));
+            }
             // Whether the commit happened is unknown: reload from storage on next use.
             self.evict(&guard.id);
             return Err(ApiError::storage(&error));
@@ -317,11 +411,29 @@ impl App {
         let before = games.len();
         // A clone of the cell (a request between looking it up and taking the slot) or of the
         // slot (a request, a command, a WebSocket) keeps the game.
-        games.retain(|_, cell| {
-            Arc::strong_count(cell) > 1
-                || cell.get().is_none_or(|slot| Arc::strong_count(slot) > 1 || slot.idle_for() < idle)
+        let mut dropped = Vec::new();
+        games.retain(|id, cell| {
+            let keep = Arc::strong_count(cell) > 1
+                || cell.get().is_none_or(|slot| Arc::strong_count(slot) > 1 || slot.idle_for() < idle);
+            if !keep {
+                dropped.push(crate::cluster::game_key(id));
+            }
+            keep
         });
-        before - games.len()
+        let after = games.len();
+        drop(games);
+        // On a cluster the games' leases go with them: any node may load them next.
+        if let Some(cluster) = &self.cluster
+            && !dropped.is_empty()
+        {
+            let cluster = cluster.clone();
+            tokio::spawn(async move {
+                for key in dropped {
+                    cluster.release(&key).await;
+                }
+            });
+        }
+        before - after
     }
 
     /// Games in memory.

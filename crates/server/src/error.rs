@@ -37,6 +37,13 @@ pub enum ServerError {
         /// The changes written together.
         changes: usize,
     },
+    /// A write for a game or room whose lease this node no longer holds (another node took it
+    /// over): nothing of it was stored.
+    #[error("the lease of {key} is no longer this node's: another node took it over")]
+    Fenced {
+        /// The lease's key.
+        key: String,
+    },
 }
 
 impl ServerError {
@@ -129,6 +136,17 @@ impl ApiError {
         )
     }
 
+    /// `503 moved`: the game or room of lease `key` is (being) taken over by another node of
+    /// a cluster; the client tries again (the first node retries by itself).
+    pub fn moved(key: &str) -> Self {
+        let what = key.split_once(':').map_or("it", |(kind, _)| kind);
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "moved",
+            format!("this {what} is moving to another server node: try again in a moment"),
+        )
+    }
+
     /// The JSON body `{"error": {"code", "message", "version"?}}`.
     pub fn body(&self) -> serde_json::Value {
         let mut error = json!({ "code": self.code, "message": self.message });
@@ -144,7 +162,14 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, axum::Json(self.body())).into_response()
+        let mut response = (self.status, axum::Json(self.body())).into_response();
+        if self.code == "moved" {
+            // A node that forwarded the request asks again (`cluster.rs`); a client may too.
+            let headers = response.headers_mut();
+            headers.insert("x-madang-moved", axum::http::HeaderValue::from_static("1"));
+            headers.insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from_static("1"));
+        }
+        response
     }
 }
 

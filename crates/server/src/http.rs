@@ -87,6 +87,8 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state.clone())
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT))
+        // On a cluster, a game's, room's or lab run's request goes to the node that owns it.
+        .layer(middleware::from_fn_with_state(state.clone(), crate::cluster::route_requests))
         .layer(middleware::from_fn_with_state(state, crate::origin::guard))
         .layer(middleware::from_fn(json_errors))
         // Every answer: no MIME sniffing, no referrer, and a policy that lets an API answer
@@ -278,6 +280,9 @@ async fn create_game(
     state.quotas.new_game(&player, &address)?;
     state.ensure_player(&player, &address).await?;
     state.writer.create(live.new_rows()).await.map_err(|e| ApiError::storage(&e))?;
+    if let Some(cluster) = &state.cluster {
+        cluster.claim_new(&crate::cluster::game_key(&live.id)).await?;
+    }
     tracing::info!(game = %live.id, kind = %live.game, mode = %live.mode, "game created");
     let body = live.state(&player, &state.nicknames());
     state.insert(live);

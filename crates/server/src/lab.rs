@@ -506,8 +506,14 @@ pub async fn start(
         // 48 bits: exact in a JavaScript number.
         None => u64::from_str_radix(&random_hex(6)?, 16).map_err(|e| ApiError::internal(e.to_string()))?,
     };
+    // On a cluster a run's id starts with its node's lock key (8 hex digits): any node routes
+    // the run's requests to the node playing it (`cluster.rs`).
+    let id = match &state.cluster {
+        Some(cluster) => format!("{:08x}{}", cluster.lock_key, random_hex(4)?),
+        None => random_hex(8)?,
+    };
     let run = Arc::new(Run {
-        id: random_hex(8)?,
+        id,
         owner: player,
         game: request.game,
         rules,

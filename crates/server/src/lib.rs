@@ -13,6 +13,7 @@
 mod app;
 mod body;
 pub mod catalogue;
+pub mod cluster;
 pub mod db;
 mod error;
 pub mod game;
@@ -66,6 +67,9 @@ pub struct Config {
     /// The browser client's files, served at `/` (`madang serve` hands over `madang-web`'s);
     /// `None` serves the API alone.
     pub files: Option<web::Files>,
+    /// `--node-url`: run as one node of a cluster on a PostgreSQL `database`
+    /// (`docs/server.md`, "Running several nodes"); `None` for a single node.
+    pub cluster: Option<cluster::ClusterConfig>,
 }
 
 /// A bound server, ready to run.
@@ -85,7 +89,7 @@ impl Server {
     pub async fn bind(config: Config) -> Result<Server, ServerError> {
         std::fs::create_dir_all(&config.data_dir)
             .map_err(|e| ServerError::io(format!("creating the data directory {}", config.data_dir.display()), e))?;
-        let key = identity::load_or_create_key(&config.data_dir.join("cookie.key"))?;
+        let mut key = identity::load_or_create_key(&config.data_dir.join("cookie.key"))?;
         let url = match &config.database {
             Some(url) => url.clone(),
             None => format!("sqlite://{}", config.data_dir.join("madang.db").display()),
@@ -99,21 +103,51 @@ impl Server {
         }
         let mut db = Db::connect(&url, config.synchronous).await?;
         db.set_wal_max_bytes(config.limits.wal_max_bytes);
-        tracing::info!(backend = ?db.backend(), synchronous = ?config.synchronous, "database ready");
         let listener =
             TcpListener::bind(config.bind).await.map_err(|e| ServerError::io(format!("binding {}", config.bind), e))?;
+        let cluster = match (&config.cluster, &db.pool) {
+            (None, _) => None,
+            (Some(settings), db::Pool::Postgres(pool)) => {
+                let mut settings = settings.clone();
+                // Port 0 in the node URL is the port bound (tests start nodes on free ports).
+                if let Ok(mut url) = url::Url::parse(&settings.node_url)
+                    && url.port() == Some(0)
+                {
+                    let port =
+                        listener.local_addr().map_err(|e| ServerError::io("reading the bound address", e))?.port();
+                    let _ = url.set_port(Some(port));
+                    settings.node_url = url.to_string();
+                }
+                let (cluster, shared_key) = cluster::Cluster::join(pool.clone(), settings, key.master()).await?;
+                key = axum_extra::extract::cookie::Key::try_from(shared_key.as_slice())
+                    .map_err(|e| ServerError::Config(format!("the cluster's stored cookie key: {e}")))?;
+                Some(Arc::new(cluster))
+            }
+            (Some(_), db::Pool::Sqlite(_)) => {
+                return Err(ServerError::Config(
+                    "--node-url needs --database postgres://…: the nodes of a cluster share one PostgreSQL".to_owned(),
+                ));
+            }
+        };
+        tracing::info!(backend = ?db.backend(), synchronous = ?config.synchronous, "database ready");
         let (shutdown, receiver) = watch::channel(false);
         let public_url = config.public_url.as_deref().map(origin::PublicUrl::parse).transpose()?;
         let local = listener.local_addr().map_err(|e| ServerError::io("reading the bound address", e))?;
         let origins = origin::Origins::new(public_url, local.port());
         let rooms = rooms::Registry::new(config.rooms.clone());
-        let state = app::AppState(Arc::new(app::App::new(db, key, receiver, rooms, origins, &config)));
+        let state = app::AppState(Arc::new(app::App::new(db, key, receiver, rooms, origins, &config, cluster)));
         Ok(Server { listener, state, shutdown })
     }
 
     /// A view of what the server holds once running (for tests and monitoring).
     pub fn probe(&self) -> Probe {
         Probe(self.state.clone())
+    }
+
+    /// On a cluster, the address the other nodes reach this node at (`--node-url`, port 0
+    /// replaced by the port bound) and the node's id.
+    pub fn node(&self) -> Option<(String, String)> {
+        self.state.cluster.as_ref().map(|c| (c.url.clone(), c.node.clone()))
     }
 
     /// The address actually bound.
@@ -147,6 +181,13 @@ impl Server {
             let state = state.clone();
             tokio::spawn(async move { state.sweep().await });
         }
+        if let Some(cluster) = state.cluster.clone() {
+            // Renewal, lost leases, and the public lobbies of every node.
+            let (beat, follow) = (state.clone(), state.clone());
+            let listings = cluster.clone();
+            tokio::spawn(async move { cluster.keep_alive(beat).await });
+            tokio::spawn(async move { listings.follow_listings(follow).await });
+        }
         tokio::spawn(async move {
             shutdown.await;
             tracing::info!("shutting down");
@@ -157,6 +198,10 @@ impl Server {
         state.lab.cancel_all();
         let _ = checkpointer.await;
         state.writer.stop().await;
+        // Every game and room is stored: hand them over (the other nodes take them at once).
+        if let Some(cluster) = &state.cluster {
+            cluster.leave().await;
+        }
         state.db.close().await;
         tracing::info!("stopped");
         Ok(())

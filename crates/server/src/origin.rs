@@ -176,9 +176,20 @@ fn is_json(headers: &HeaderMap) -> bool {
 /// (`unsupported_media_type`).
 pub async fn guard(
     axum::extract::State(state): axum::extract::State<AppState>,
-    request: Request,
+    mut request: Request,
     next: Next,
 ) -> Response {
+    // A request another node of the cluster forwarded was checked there: it carries the
+    // cluster's secret and the client's address (the one quotas count).
+    if let Some(cluster) = &state.cluster
+        && cluster.forwarded(request.headers())
+    {
+        if let Some(client) = crate::cluster::forwarded_client(request.headers()) {
+            request.extensions_mut().insert(axum::extract::ConnectInfo(client));
+        }
+        request.extensions_mut().insert(crate::cluster::Forwarded);
+        return next.run(request).await;
+    }
     let headers = request.headers();
     if let Some(name) = host(headers)
         && !state.origins.host_allowed(name)

@@ -137,7 +137,10 @@ pub async fn upgrade(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    state.origins.check_origin(&headers)?;
+    // A WebSocket another node forwarded had its origin checked there.
+    if !state.forwarded(&headers) {
+        state.origins.check_origin(&headers)?;
+    }
     let slot = state.slot(&id).await?;
     // Up to the hard limit a message is read and, over `BODY_LIMIT`, refused with an answer;
     // over it tungstenite stops reading and the session closes with 1009.
@@ -177,6 +180,12 @@ async fn catch_up(state: &AppState, slot: &Slot, player: &str, from: Option<u64>
 async fn session(state: AppState, slot: Arc<Slot>, player: String, id: String, mut socket: WebSocket) {
     let mut changes = slot.changes.subscribe();
     let mut shutdown = state.shutdown.clone();
+    let mut gone = slot.gone.subscribe();
+    // Taken over between loading and the upgrade: the client reconnects to the new owner.
+    if *gone.borrow_and_update() {
+        close(&mut socket, 1012, "the game moved to another server node: reconnect").await;
+        return;
+    }
     // The version this client has been sent; `None` until `hello`.
     let mut sent: Option<u64> = None;
     let mut limiter = Limiter::new(state.rooms.config.rate_limit());
@@ -288,6 +297,14 @@ async fn session(state: AppState, slot: Arc<Slot>, player: String, id: String, m
             _ = shutdown.changed() => {
                 let _ = socket.send(Message::Close(None)).await;
                 break;
+            }
+            // Another node of the cluster took the game over: the client reconnects to it.
+            changed = gone.changed() => {
+                let moved = changed.is_ok() && *gone.borrow_and_update();
+                if moved {
+                    close(&mut socket, 1012, "the game moved to another server node: reconnect").await;
+                    break;
+                }
             }
         }
     }

@@ -31,6 +31,7 @@ fn config(dir: &TempDir, limits: Limits) -> Config {
         rooms: RoomConfig::default(),
         limits,
         files: Some(common::files),
+        cluster: None,
     }
 }
 

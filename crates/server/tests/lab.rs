@@ -28,6 +28,7 @@ async fn server(dir: &TempDir, lab: LabLimits) -> TestServer {
         rooms: madang_server::rooms::RoomConfig::default(),
         limits: Limits { quotas: Quotas::off(), lab, ..Limits::default() },
         files: None,
+        cluster: None,
     })
     .await
 }

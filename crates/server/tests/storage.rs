@@ -248,6 +248,7 @@ async fn a_batch_is_stored_only_on_the_version_it_was_computed_from() {
             actions,
             outcomes: vec![],
             awards: vec![],
+            fence: None,
         };
         // 450 actions in one change (several multi-row statements).
         writer.store(change(0, 450, batch(0, 450))).await.unwrap();
@@ -294,6 +295,7 @@ async fn the_writer_refuses_only_the_stale_change_of_a_batch() {
                     actions,
                     outcomes,
                     awards: vec![],
+                    fence: None,
                 }
             };
         // Sent at once (one transaction, or more if the writer is quick): the second is stale

@@ -14,10 +14,17 @@ pub struct Serve {
 
 impl Serve {
     /// Starts the server on `dir` and waits for the URL it prints.
+    #[allow(dead_code)]
     pub fn start(dir: &Path) -> Serve {
+        Serve::start_with(dir, &[])
+    }
+
+    /// [`Serve::start`] with more arguments (a database, a node URL).
+    pub fn start_with(dir: &Path, more: &[&str]) -> Serve {
         let mut child = Command::new(env!("CARGO_BIN_EXE_madang"))
             .args(["serve", "--bind", "127.0.0.1:0", "--allow-fixed-seed", "--data-dir"])
             .arg(dir)
+            .args(more)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -35,6 +42,15 @@ impl Serve {
     pub fn kill(mut self) {
         self.child.kill().unwrap();
         self.child.wait().unwrap();
+    }
+
+    /// SIGTERM, then waits for the process to end (a clean shutdown).
+    #[allow(dead_code)]
+    pub fn terminate(mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        assert!(sent.success(), "kill -TERM {pid}");
+        self.child.wait().unwrap()
     }
 }
 

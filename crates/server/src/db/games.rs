@@ -133,6 +133,10 @@ pub struct Commit {
     pub outcomes: Vec<(String, String)>,
     /// What the game gave each player when it ended (progression; empty before).
     pub awards: Vec<AwardRow>,
+    /// On a cluster of nodes, the lease the writer must still hold (`cluster.rs`): the change
+    /// is refused ([`ServerError::Fenced`]) when another node took the game or room over.
+    /// `None` on a single node.
+    pub fence: Option<crate::cluster::Fence>,
 }
 
 /// What a finished game gave one player (`awards`, docs/progression.md).
@@ -727,7 +731,13 @@ async fn write_postgres(conn: &mut PoolConnection<Postgres>, work: Work<'_>) -> 
         }
     };
     statements.push(query);
+    let fences: Vec<&crate::cluster::Fence> = match work {
+        Work::Batch(commits) => commits.iter().filter_map(|c| c.fence.as_ref()).collect(),
+        Work::Alone(commit) => commit.fence.iter().collect(),
+        Work::Create(_) => Vec::new(),
+    };
     let mut tx = Connection::begin(&mut **conn).await?;
+    check_fences(&mut tx, &fences).await?;
     let mut stored = 0;
     for (i, statement) in statements.iter_mut().enumerate() {
         let done = statement.build().execute(&mut *tx).await?;
@@ -742,6 +752,33 @@ async fn write_postgres(conn: &mut PoolConnection<Postgres>, work: Work<'_>) -> 
         return Err(ServerError::Stale { stored: usize::try_from(stored).unwrap_or(0), changes });
     }
     tx.commit().await?;
+    Ok(())
+}
+
+/// Checks, inside the write's transaction, that every lease of `fences` is still held at its
+/// epoch, and holds a share lock on each until the commit: a takeover (which updates the lease
+/// row) waits for this write, and a write after a takeover finds the new epoch.
+///
+/// # Errors
+/// [`ServerError::Fenced`] naming a lease no longer held; a database error.
+pub(crate) async fn check_fences(
+    conn: &mut sqlx::PgConnection,
+    fences: &[&crate::cluster::Fence],
+) -> Result<(), ServerError> {
+    if fences.is_empty() {
+        return Ok(());
+    }
+    let keys: Vec<String> = fences.iter().map(|f| f.key.clone()).collect();
+    let held: Vec<(String, String, i64)> =
+        sqlx::query_as("SELECT key, node, epoch FROM leases WHERE key = ANY($1) ORDER BY key FOR SHARE")
+            .bind(&keys)
+            .fetch_all(&mut *conn)
+            .await?;
+    for fence in fences {
+        if !held.iter().any(|(k, n, e)| *k == fence.key && *n == fence.node && *e == fence.epoch) {
+            return Err(ServerError::Fenced { key: fence.key.clone() });
+        }
+    }
     Ok(())
 }
 
@@ -773,7 +810,8 @@ mod tests {
             updated: 0,
             finished: None,
         };
-        let commit = Commit { id: "g".into(), from: 1, update, actions: vec![], outcomes: vec![], awards: vec![] };
+        let commit =
+            Commit { id: "g".into(), from: 1, update, actions: vec![], outcomes: vec![], awards: vec![], fence: None };
         let mut update = QueryBuilder::<Sqlite>::new("");
         push_update_games(&mut update, &[&commit, &commit]);
         let sql = update.into_sql().as_str().to_owned();
@@ -824,7 +862,7 @@ mod tests {
             updated: 2,
             finished: None,
         };
-        Commit { id: id.into(), from, update, actions: vec![action], outcomes: vec![], awards: vec![] }
+        Commit { id: id.into(), from, update, actions: vec![action], outcomes: vec![], awards: vec![], fence: None }
     }
 
     /// On SQLite a batch is one round trip with its version guard: a batch holding one stale

@@ -2,7 +2,9 @@
 //! it was rebuilt) and `room_games` (which games were played in it). The games themselves are
 //! stored as any game ([`super::games`]).
 
-use super::{Db, on_pool};
+use super::{Db, Pool, on_pool};
+use crate::cluster::Fence;
+use crate::error::ServerError;
 
 /// A new room's row.
 #[derive(Clone, Debug)]
@@ -100,11 +102,36 @@ pub async fn insert_room_game(db: &Db, code: &str, idx: i64, game_id: &str) -> R
     Ok(())
 }
 
-/// Writes a room's state document (before anyone hears of the change).
+/// Writes a room's state document (before anyone hears of the change); on a cluster only while
+/// `fence` holds (`cluster.rs`).
 ///
 /// # Errors
-/// A database error.
-pub async fn save_room(db: &Db, code: &str, state: &str, status: &str, now: i64) -> Result<(), sqlx::Error> {
+/// A database error; [`ServerError::Fenced`] when the room's lease was taken over (nothing is
+/// written then).
+pub async fn save_room(
+    db: &Db,
+    code: &str,
+    state: &str,
+    status: &str,
+    now: i64,
+    fence: Option<&Fence>,
+) -> Result<(), ServerError> {
+    if let (Some(fence), Pool::Postgres(pool)) = (fence, &db.pool) {
+        let done = sqlx::query(
+            "WITH fence AS (SELECT 1 FROM leases WHERE key = $5 AND node = $6 AND epoch = $7 FOR SHARE) \
+             UPDATE rooms SET state = $1, status = $2, updated = $3 WHERE code = $4 AND EXISTS (SELECT 1 FROM fence)",
+        )
+        .bind(state)
+        .bind(status)
+        .bind(now)
+        .bind(code)
+        .bind(&fence.key)
+        .bind(&fence.node)
+        .bind(fence.epoch)
+        .execute(pool)
+        .await?;
+        return fenced(done.rows_affected(), fence);
+    }
     let _turn = db.write_turn().await;
     on_pool!(db, pool => {
         sqlx::query("UPDATE rooms SET state = $1, status = $2, updated = $3 WHERE code = $4")
@@ -118,11 +145,32 @@ pub async fn save_room(db: &Db, code: &str, state: &str, status: &str, now: i64)
     Ok(())
 }
 
-/// Marks a room closed for good: it is not rebuilt any more.
+/// [`ServerError::Fenced`] unless a fenced statement changed a row.
+fn fenced(rows: u64, fence: &Fence) -> Result<(), ServerError> {
+    if rows == 0 { Err(ServerError::Fenced { key: fence.key.clone() }) } else { Ok(()) }
+}
+
+/// Marks a room closed for good: it is not rebuilt any more (on a cluster only while `fence`
+/// holds).
 ///
 /// # Errors
-/// A database error.
-pub async fn close_room(db: &Db, code: &str, now: i64) -> Result<(), sqlx::Error> {
+/// A database error; [`ServerError::Fenced`] when the room's lease was taken over.
+pub async fn close_room(db: &Db, code: &str, now: i64, fence: Option<&Fence>) -> Result<(), ServerError> {
+    if let (Some(fence), Pool::Postgres(pool)) = (fence, &db.pool) {
+        let done = sqlx::query(
+            "WITH fence AS (SELECT 1 FROM leases WHERE key = $3 AND node = $4 AND epoch = $5 FOR SHARE) \
+             UPDATE rooms SET closed = $1, status = 'closed', updated = $1, listing = NULL \
+             WHERE code = $2 AND EXISTS (SELECT 1 FROM fence)",
+        )
+        .bind(now)
+        .bind(code)
+        .bind(&fence.key)
+        .bind(&fence.node)
+        .bind(fence.epoch)
+        .execute(pool)
+        .await?;
+        return fenced(done.rows_affected(), fence);
+    }
     let _turn = db.write_turn().await;
     on_pool!(db, pool => {
         sqlx::query("UPDATE rooms SET closed = $1, status = 'closed', updated = $1 WHERE code = $2")
@@ -150,10 +198,13 @@ pub async fn load_room(db: &Db, code: &str) -> Result<Option<RoomRow>, sqlx::Err
         .await?
     });
     let Some(mut row) = found else { return Ok(None) };
-    row.generation += 1;
+    // Counted in the database (two nodes rebuilding at once get different generations).
     let _turn = db.write_turn().await;
-    on_pool!(db, pool => {
-        sqlx::query("UPDATE rooms SET generation = $1 WHERE code = $2").bind(row.generation).bind(code).execute(pool).await?;
+    row.generation = on_pool!(db, pool => {
+        sqlx::query_scalar("UPDATE rooms SET generation = generation + 1 WHERE code = $1 RETURNING generation")
+            .bind(code)
+            .fetch_one(pool)
+            .await?
     });
     Ok(Some(row))
 }

@@ -181,6 +181,14 @@ impl Registry {
         if let Some(found) = live(&self.lock()) {
             return Ok(found);
         }
+        // On a cluster the request was routed here; the lease is taken (or known to be another
+        // node's, when it moved on the way).
+        if let Some(cluster) = &state.cluster {
+            let key = crate::cluster::room_key(&code);
+            if cluster.route(&key).await? != crate::cluster::Route::Local {
+                return Err(ApiError::moved(&key));
+            }
+        }
         let Some(row) = crate::db::rooms::load_room(&state.db, &code).await? else { return Err(unknown()) };
         let room = Room::restore(state.clone(), self.config.clone(), code.clone(), row).await?;
         tracing::info!(room = %code, "room rebuilt from storage");
@@ -195,9 +203,21 @@ impl Registry {
         (tx, shared)
     }
 
+    /// Another node took the room with this code over: its task stops without writing.
+    pub(crate) fn moved(&self, code: &str) {
+        if let Some(entry) = self.lock().remove(code) {
+            let _ = entry.tx.try_send(Msg::Moved);
+        }
+    }
+
     /// Rebuilds the stored public rooms in their lobby, so that `GET /api/rooms` lists them
-    /// after a restart (the others are rebuilt on first use of their code).
+    /// after a restart (the others are rebuilt on first use of their code). On a cluster the
+    /// listings come from the database instead, and a room is rebuilt by the node its first
+    /// request reaches.
     pub async fn restore_public(&self, state: &AppState) {
+        if state.cluster.is_some() {
+            return;
+        }
         let codes = match crate::db::rooms::public_lobbies(&state.db).await {
             Ok(codes) => codes,
             Err(error) => {
@@ -423,6 +443,9 @@ pub(crate) async fn create(
         nickname,
         seat,
     };
+    if let Some(cluster) = &state.cluster {
+        cluster.claim_new(&crate::cluster::room_key(&code)).await?;
+    }
     let (mut room, token) = Room::new(state.clone(), rooms.config.clone(), setup)?;
     // Stored before the token is handed out: the room survives a restart.
     room.save().await?;
@@ -437,8 +460,13 @@ pub(crate) async fn create(
 
 /// `GET /api/rooms`: the public rooms in their lobby with an open seat.
 pub(crate) async fn list(State(state): State<AppState>) -> Json<Value> {
-    let mut rooms: Vec<Value> =
-        state.rooms.lock().values().filter_map(|e| e.shared.listing.lock().ok().and_then(|l| l.clone())).collect();
+    let mut rooms: Vec<Value> = match &state.cluster {
+        // Every node's public lobbies (`rooms.listing`, followed over LISTEN/NOTIFY).
+        Some(cluster) => cluster.listed(),
+        None => {
+            state.rooms.lock().values().filter_map(|e| e.shared.listing.lock().ok().and_then(|l| l.clone())).collect()
+        }
+    };
     rooms.sort_by_key(|r| std::cmp::Reverse(r["created"].as_i64().unwrap_or_default()));
     rooms.truncate(200);
     Json(json!({ "rooms": rooms }))

@@ -64,6 +64,9 @@ pub enum Msg {
         /// Connection id.
         conn: u64,
     },
+    /// Another node of the cluster took the room over: stop without writing, close every
+    /// connection (1012) so that its client reconnects to the new owner.
+    Moved,
 }
 
 /// A message to a connection.
@@ -135,6 +138,11 @@ pub struct Room {
     seat_conns: Vec<usize>,
     /// The state document last written (`rooms.state`): written again when it changes.
     saved: String,
+    /// On a cluster, the public listing last stored (`rooms.listing`): stored again when it
+    /// changes. `None` until the first store (a rebuilt room's stored listing may be stale).
+    published: Option<Option<Value>>,
+    /// On a cluster, the lease the room was created or rebuilt under: its writes prove it.
+    fence: Option<crate::cluster::Fence>,
 }
 
 fn refuse(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
@@ -184,6 +192,7 @@ fn game_event(version: u64, entry: &crate::game::LogEntry) -> String {
 impl Room {
     fn with_state(app: AppState, config: RoomConfig, state: RoomState, version: u64, saved: String) -> Room {
         let seats = state.seats.len();
+        let fence = app.cluster.as_ref().and_then(|c| c.fence(&crate::cluster::room_key(&state.settings.code)));
         Room {
             app,
             config,
@@ -195,6 +204,8 @@ impl Room {
             conns: HashMap::new(),
             seat_conns: vec![0; seats],
             saved,
+            published: None,
+            fence,
         }
     }
 
@@ -282,14 +293,40 @@ impl Room {
             return Ok(());
         }
         let code = &self.state.settings.code;
+        let key = crate::cluster::room_key(code);
+        let fence = self.app.fence(&key, self.fence.as_ref())?;
         if let Err(error) =
-            crate::db::rooms::save_room(&self.app.db, code, &text, self.state.status.as_str(), now_ms()).await
+            crate::db::rooms::save_room(&self.app.db, code, &text, self.state.status.as_str(), now_ms(), fence.as_ref())
+                .await
         {
             self.state.mark_dirty();
-            return Err(error.into());
+            if self.app.fenced(&key, &error) {
+                return Err(ApiError::moved(&key));
+            }
+            return Err(ApiError::storage(&error));
         }
         self.saved = text;
         Ok(())
+    }
+
+    /// On a cluster, stores and announces the room's public listing when it changed (every
+    /// node lists the public lobbies, `cluster.rs`).
+    async fn publish(&mut self) {
+        let Some(cluster) = self.app.cluster.clone() else { return };
+        let listing = self.state.listing();
+        if self.published.as_ref() == Some(&listing) {
+            return;
+        }
+        let key = crate::cluster::room_key(&self.state.settings.code);
+        let Ok(Some(fence)) = self.app.fence(&key, self.fence.as_ref()) else { return };
+        match cluster.publish_listing(&self.state.settings.code, listing.as_ref(), &fence).await {
+            Ok(()) => self.published = Some(listing),
+            Err(error) => {
+                if !self.app.fenced(&key, &error) {
+                    tracing::error!(room = %self.state.settings.code, %error, "storing the room's listing failed");
+                }
+            }
+        }
     }
 
     async fn save_logged(&mut self) {
@@ -390,7 +427,10 @@ impl Room {
                 }
                 RoomEvent::Game { change } => {
                     let live = self.state.game.as_ref().ok_or_else(|| ApiError::internal("no game"))?;
+                    let key = crate::cluster::room_key(&self.state.settings.code);
+                    let fence = self.app.fence(&key, self.fence.as_ref())?;
                     let commit = crate::db::Commit {
+                        fence,
                         id: live.id.clone(),
                         from: live.version() as i64,
                         update: live.update(&change.core),
@@ -398,7 +438,12 @@ impl Room {
                         outcomes: live.outcomes(&change.core),
                         awards: live.awards(&change.core, &change.entries),
                     };
-                    self.app.writer.store(commit).await.map_err(|e| ApiError::storage(&e))?;
+                    if let Err(error) = self.app.writer.store(commit).await {
+                        if self.app.fenced(&key, &error) {
+                            return Err(ApiError::moved(&key));
+                        }
+                        return Err(ApiError::storage(&error));
+                    }
                 }
                 _ => {}
             }
@@ -493,6 +538,9 @@ impl Room {
         // The due time (ms) the timer last fired for, until a message changes something: a due
         // time not later than it is not slept on again (never a wake-up loop).
         let mut fired: Option<i64> = None;
+        let mut moved = false;
+        // A new or rebuilt public lobby is listed on every node.
+        self.publish().await;
         loop {
             let due = self.state.next_due().filter(|d| fired.is_none_or(|f| *d > f));
             let wake =
@@ -509,6 +557,7 @@ impl Room {
                     self.on_timer().await;
                     self.save_logged().await;
                     self.flush();
+                    self.publish().await;
                     continue;
                 }
             };
@@ -535,7 +584,12 @@ impl Room {
                     self.drop_conn(conn);
                     self.flush();
                 }
+                Msg::Moved => {
+                    moved = true;
+                    break;
+                }
             }
+            self.publish().await;
             self.shared.connections.store(self.conns.len(), Ordering::Relaxed);
             let people = self.conns.values().any(|c| c.seat.is_some());
             idle_since = if people { None } else { idle_since.or_else(|| Some(Instant::now())) };
@@ -543,21 +597,43 @@ impl Room {
                 break;
             }
         }
+        let code = self.state.settings.code.clone();
+        if moved {
+            for conn in self.conns.values() {
+                let _ = conn.out.try_send(Out::Close(1012, "the room moved to another server node: reconnect".into()));
+            }
+            tracing::info!(room = %code, "room left memory: another node took it over");
+            self.app.rooms.remove(&code, &self.shared);
+            return;
+        }
         for conn in self.conns.values() {
             let _ = conn.out.try_send(Out::Close(1001, "the room has closed".into()));
         }
         // Closed for good: everyone left, or an idle lobby. An idle room with a game is only
         // unloaded from memory: its code rebuilds it (`Registry::open`).
-        let code = self.state.settings.code.clone();
+        let key = crate::cluster::room_key(&code);
         if self.state.closed || (idle && self.state.status == Status::Lobby) {
             tracing::info!(room = %code, idle, "room closed");
-            if let Err(error) = crate::db::rooms::close_room(&self.app.db, &code, now_ms()).await {
+            // On a cluster a room whose lease is gone is not this node's to close.
+            let fence = self.app.fence(&key, self.fence.as_ref());
+            let closed = match &fence {
+                Ok(fence) => crate::db::rooms::close_room(&self.app.db, &code, now_ms(), fence.as_ref()).await,
+                Err(_) => Err(crate::error::ServerError::Fenced { key: key.clone() }),
+            };
+            let fence = fence.ok().flatten();
+            if let Err(error) = closed {
                 tracing::error!(room = %code, %error, "recording the room's closing failed");
+            } else if let (Some(cluster), Some(fence)) = (&self.app.cluster, &fence) {
+                // Closing cleared the listing: every node hears of it.
+                let _ = cluster.publish_listing(&code, None, fence).await;
             }
         } else {
             tracing::info!(room = %code, "idle room unloaded (its code rebuilds it)");
         }
         self.app.rooms.remove(&code, &self.shared);
+        if let Some(cluster) = &self.app.cluster {
+            cluster.release(&key).await;
+        }
     }
 
     async fn on_timer(&mut self) {

@@ -560,7 +560,7 @@ impl RoomState {
             closed: false,
             dirty: false,
         };
-        state.rearm(now);
+        state.resume_timer(now);
         Ok(state)
     }
 
@@ -1362,6 +1362,19 @@ impl RoomState {
         }
     }
 
+    /// The turn timer of a rebuilt room (after a restart, or on the node that took the room
+    /// over): the turn keeps the time it started with, counted from the game's last change,
+    /// so a node's death neither lengthens nor resets it — but a person who was waiting is
+    /// given at least [`RESUME_FLOOR_MS`] (the minimum turn) to act once they are back.
+    fn resume_timer(&mut self, now: i64) {
+        // The turn began with the game's last change (its creation when nothing happened yet).
+        let started = self.game.as_ref().map_or(now, |g| g.log.last().map_or(g.created, |e| e.at).min(now));
+        self.rearm(started);
+        if let Some(deadline) = self.deadline {
+            self.deadline = Some(deadline.max(now + RESUME_FLOOR_MS));
+        }
+    }
+
     /// Sets the turn timer's deadline for the seat to act (a person's, with the timer on).
     fn rearm(&mut self, now: i64) {
         self.deadline = None;
@@ -1373,6 +1386,10 @@ impl RoomState {
         }
     }
 }
+
+/// The least time a rebuilt room's turn timer leaves the person to act (5 s, the shortest
+/// turn a room may set).
+pub const RESUME_FLOOR_MS: i64 = 5_000;
 
 /// The room snapshot's fields in their documented order (`docs/api.md`, "Room snapshot").
 #[derive(Serialize)]
@@ -1816,6 +1833,23 @@ mod tests {
         // Nobody is connected after a restore.
         assert!(back.humans().all(|(_, h)| !h.connected && h.away_since == Some(NOW)));
         assert_eq!(serde_json::to_string(&back.saved()).expect("json"), text);
+    }
+
+    #[test]
+    fn a_rebuilt_rooms_turn_timer_keeps_the_time_the_turn_started_with() {
+        // A 30 s turn timer; light's roll awaited since the start at NOW. Rebuilt 10 s later (a
+        // node died and another took the room over), 20 s are left: the deadline stays at
+        // NOW + 30 s. Rebuilt 28 s later, the 5 s floor gives NOW + 33 s; 100 s later, NOW + 105 s.
+        for (rebuilt, deadline) in [(10_000, NOW + 30_000), (28_000, NOW + 33_000), (100_000, NOW + 105_000)] {
+            let room = playing(Some(30));
+            assert_eq!(room.deadline, Some(NOW + 30_000), "the timer of the live room");
+            let saved: Saved =
+                serde_json::from_str(&serde_json::to_string(&room.saved()).expect("json")).expect("back");
+            let game =
+                room.game.as_ref().map(|g| LiveGame::load(&g.row(), &LiveGame::action_rows(&g.log)).expect("reloads"));
+            let back = RoomState::restore(settings(Some(30)), saved, game, NOW + rebuilt).expect("restores");
+            assert_eq!(back.deadline, Some(deadline), "rebuilt {rebuilt} ms after the turn began");
+        }
     }
 
     #[test]

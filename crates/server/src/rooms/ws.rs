@@ -28,7 +28,10 @@ pub async fn upgrade(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    state.origins.check_origin(&headers)?;
+    // A WebSocket another node forwarded had its origin checked there.
+    if !state.forwarded(&headers) {
+        state.origins.check_origin(&headers)?;
+    }
     let (tx, shared) = state.rooms.open(&state, &code).await?;
     let crowd = shared.connections.load(Ordering::Relaxed);
     if crowd >= state.rooms.config.max_connections {

@@ -82,6 +82,7 @@ impl TestServer {
             rooms,
             limits,
             files: Some(files),
+            cluster: None,
         })
         .await
     }
