@@ -463,20 +463,11 @@ impl Cluster {
     /// A database error, or the fence no longer holds (nothing is written then).
     pub async fn publish_listing(&self, code: &str, listing: Option<&Value>, fence: &Fence) -> Result<(), ServerError> {
         let text = listing.map(Value::to_string);
-        let done = sqlx::query(
+        let query = sqlx::query(
             "WITH fence AS (SELECT 1 FROM leases WHERE key = $3 AND node = $4 AND epoch = $5 FOR SHARE) \
              UPDATE rooms SET listing = $2 WHERE code = $1 AND EXISTS (SELECT 1 FROM fence)",
-        )
-        .bind(code)
-        .bind(text)
-        .bind(&fence.key)
-        .bind(&fence.node)
-        .bind(fence.epoch)
-        .execute(&self.pool)
-        .await?;
-        if done.rows_affected() == 0 {
-            return Err(ServerError::Fenced { key: fence.key.clone() });
-        }
+        );
+        crate::db::rooms::execute_fenced(&self.pool, query.bind(code).bind(text), fence).await?;
         sqlx::query("SELECT pg_notify($1, $2)").bind(ROOMS_CHANNEL).bind(code).execute(&self.pool).await?;
         Ok(())
     }

@@ -10,9 +10,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Client, TempDir, TestServer, Ws, files};
+use common::{Client, TempDir, TestServer, Ws};
+use madang_server::Config;
 use madang_server::cluster::ClusterConfig;
-use madang_server::{Config, Limits, Quotas, Synchronous};
 use serde_json::{Value, json};
 use sqlx::Connection;
 
@@ -22,16 +22,8 @@ fn postgres() -> Option<String> {
 
 async fn node(dir: &TempDir, database: &str) -> TestServer {
     TestServer::start_config(Config {
-        bind: "127.0.0.1:0".parse().unwrap(),
-        data_dir: dir.0.clone(),
-        database: Some(database.to_owned()),
-        allow_fixed_seed: true,
-        synchronous: Synchronous::Normal,
-        public_url: None,
-        rooms: madang_server::rooms::RoomConfig::default(),
-        limits: Limits { quotas: Quotas::off(), ..Limits::default() },
-        files: Some(files),
         cluster: Some(ClusterConfig::new("http://127.0.0.1:0")),
+        ..common::config(dir, Some(database.to_owned()), true, madang_server::rooms::RoomConfig::default())
     })
     .await
 }
@@ -176,16 +168,8 @@ async fn any_node_reaches_the_owner_and_a_node_that_lost_its_lease_cannot_write(
 async fn a_node_needs_postgresql() {
     let dir = TempDir::new("node-sqlite");
     let config = Config {
-        bind: "127.0.0.1:0".parse().unwrap(),
-        data_dir: dir.0.clone(),
-        database: None,
-        allow_fixed_seed: false,
-        synchronous: Synchronous::Normal,
-        public_url: None,
-        rooms: madang_server::rooms::RoomConfig::default(),
-        limits: Limits::default(),
-        files: None,
         cluster: Some(ClusterConfig::new("http://127.0.0.1:0")),
+        ..common::config(&dir, None, false, madang_server::rooms::RoomConfig::default())
     };
     let error = madang_server::Server::bind(config).await.err().expect("refused");
     assert!(error.to_string().contains("--node-url needs --database postgres://"), "{error}");

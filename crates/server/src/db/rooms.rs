@@ -117,20 +117,11 @@ pub async fn save_room(
     fence: Option<&Fence>,
 ) -> Result<(), ServerError> {
     if let (Some(fence), Pool::Postgres(pool)) = (fence, &db.pool) {
-        let done = sqlx::query(
+        let query = sqlx::query(
             "WITH fence AS (SELECT 1 FROM leases WHERE key = $5 AND node = $6 AND epoch = $7 FOR SHARE) \
              UPDATE rooms SET state = $1, status = $2, updated = $3 WHERE code = $4 AND EXISTS (SELECT 1 FROM fence)",
-        )
-        .bind(state)
-        .bind(status)
-        .bind(now)
-        .bind(code)
-        .bind(&fence.key)
-        .bind(&fence.node)
-        .bind(fence.epoch)
-        .execute(pool)
-        .await?;
-        return fenced(done.rows_affected(), fence);
+        );
+        return execute_fenced(pool, query.bind(state).bind(status).bind(now).bind(code), fence).await;
     }
     let _turn = db.write_turn().await;
     on_pool!(db, pool => {
@@ -145,9 +136,21 @@ pub async fn save_room(
     Ok(())
 }
 
-/// [`ServerError::Fenced`] unless a fenced statement changed a row.
-fn fenced(rows: u64, fence: &Fence) -> Result<(), ServerError> {
-    if rows == 0 { Err(ServerError::Fenced { key: fence.key.clone() }) } else { Ok(()) }
+/// Runs a fenced statement on PostgreSQL: `query` has its own parameters bound, and its last
+/// three (`key`, `node`, `epoch`) are the fence's, checked under a share lock of the lease row
+/// (`WITH fence AS (SELECT 1 FROM leases WHERE … FOR SHARE) UPDATE … AND EXISTS (SELECT 1 FROM
+/// fence)`).
+///
+/// # Errors
+/// A database error; [`ServerError::Fenced`] when the statement changed no row (the lease is
+/// no longer held at that epoch).
+pub(crate) async fn execute_fenced<'q>(
+    pool: &sqlx::PgPool,
+    query: sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>,
+    fence: &'q Fence,
+) -> Result<(), ServerError> {
+    let done = query.bind(&fence.key).bind(&fence.node).bind(fence.epoch).execute(pool).await?;
+    if done.rows_affected() == 0 { Err(ServerError::Fenced { key: fence.key.clone() }) } else { Ok(()) }
 }
 
 /// Marks a room closed for good: it is not rebuilt any more (on a cluster only while `fence`
@@ -157,19 +160,12 @@ fn fenced(rows: u64, fence: &Fence) -> Result<(), ServerError> {
 /// A database error; [`ServerError::Fenced`] when the room's lease was taken over.
 pub async fn close_room(db: &Db, code: &str, now: i64, fence: Option<&Fence>) -> Result<(), ServerError> {
     if let (Some(fence), Pool::Postgres(pool)) = (fence, &db.pool) {
-        let done = sqlx::query(
+        let query = sqlx::query(
             "WITH fence AS (SELECT 1 FROM leases WHERE key = $3 AND node = $4 AND epoch = $5 FOR SHARE) \
              UPDATE rooms SET closed = $1, status = 'closed', updated = $1, listing = NULL \
              WHERE code = $2 AND EXISTS (SELECT 1 FROM fence)",
-        )
-        .bind(now)
-        .bind(code)
-        .bind(&fence.key)
-        .bind(&fence.node)
-        .bind(fence.epoch)
-        .execute(pool)
-        .await?;
-        return fenced(done.rows_affected(), fence);
+        );
+        return execute_fenced(pool, query.bind(now).bind(code), fence).await;
     }
     let _turn = db.write_turn().await;
     on_pool!(db, pool => {

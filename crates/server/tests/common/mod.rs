@@ -49,6 +49,28 @@ impl Drop for TempDir {
     }
 }
 
+/// A test server's configuration: loopback on a free port, the data in `dir`, no quotas (a test
+/// makes many games and rooms from one address), the browser client's files, a single node.
+pub fn config(
+    dir: &TempDir,
+    database: Option<String>,
+    allow_fixed_seed: bool,
+    rooms: madang_server::rooms::RoomConfig,
+) -> Config {
+    Config {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir.0.clone(),
+        database,
+        allow_fixed_seed,
+        synchronous: Synchronous::Normal,
+        public_url: None,
+        rooms,
+        limits: Limits { quotas: Quotas::off(), ..Limits::default() },
+        files: Some(files),
+        cluster: None,
+    }
+}
+
 /// A running server.
 pub struct TestServer {
     pub base: String,
@@ -71,20 +93,7 @@ impl TestServer {
         allow_fixed_seed: bool,
         rooms: madang_server::rooms::RoomConfig,
     ) -> TestServer {
-        let limits = Limits { quotas: Quotas::off(), ..Limits::default() };
-        Self::start_config(Config {
-            bind: "127.0.0.1:0".parse().unwrap(),
-            data_dir: dir.0.clone(),
-            database,
-            allow_fixed_seed,
-            synchronous: Synchronous::Normal,
-            public_url: None,
-            rooms,
-            limits,
-            files: Some(files),
-            cluster: None,
-        })
-        .await
+        Self::start_config(config(dir, database, allow_fixed_seed, rooms)).await
     }
 
     /// Starts with this configuration.
