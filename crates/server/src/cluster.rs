@@ -48,7 +48,7 @@ pub(crate) const FORWARDED: HeaderName = HeaderName::from_static("x-madang-forwa
 pub(crate) const CLIENT: HeaderName = HeaderName::from_static("x-madang-client");
 
 /// The header of a `503 moved` answer: the owner changed while the request was on its way.
-const MOVED: HeaderName = HeaderName::from_static("x-madang-moved");
+pub(crate) const MOVED: HeaderName = HeaderName::from_static("x-madang-moved");
 
 /// The notification channel of public room listings.
 const ROOMS_CHANNEL: &str = "madang_rooms";

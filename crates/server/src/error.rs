@@ -166,7 +166,7 @@ impl IntoResponse for ApiError {
         if self.code == "moved" {
             // A node that forwarded the request asks again (`cluster.rs`); a client may too.
             let headers = response.headers_mut();
-            headers.insert("x-madang-moved", axum::http::HeaderValue::from_static("1"));
+            headers.insert(crate::cluster::MOVED, axum::http::HeaderValue::from_static("1"));
             headers.insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from_static("1"));
         }
         response
