@@ -10,9 +10,9 @@
 //! extra rolls simply give the same seat consecutive decisions.
 
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
-use madang_core::{Game, Turn};
+use madang_core::{Game, Turn, Weight};
 use madang_seed::{Stream, uniform_below};
 
 use crate::Bot;
@@ -25,10 +25,11 @@ pub trait Evaluator<G: Game>: Send + Sync {
 }
 
 /// Expectimax to a fixed depth with evaluator `E`. Ties at the root (within 1e-9) are broken
-/// uniformly from the bot's stream. Values of decision nodes are kept in a transposition table
-/// for the duration of one root decision, so the many orders of spending the same results
-/// (Yut's throw sets) are searched once. The table is keyed by a 64-bit hash of the state and
-/// the depth (a collision, about one in 10^12 per search, could only misjudge a move).
+/// uniformly from the bot's stream. Values of decision and chance nodes are kept in a
+/// transposition table for the duration of one root decision, so the many orders of spending the
+/// same results (Yut's throw sets, Ur's rolls) are searched once. The table is keyed by a 64-bit
+/// hash of the state (foldhash, fixed seed) and the depth (a collision, about one in 10^12 per
+/// search, could only misjudge a move).
 #[derive(Clone, Debug)]
 pub struct Expectimax<E> {
     /// Turns looked at, the root decision's included (≥ 1).
@@ -40,23 +41,86 @@ pub struct Expectimax<E> {
     /// Node budget per search level: a deeper level that needs more is abandoned (once over
     /// budget the search stops expanding) and the previous level's values are used.
     pub max_nodes: u64,
-    table: HashMap<(u64, u32), f64>,
+    table: HashMap<(u64, u32), f64, BuildHasherDefault<PreHashed>>,
 }
 
 impl<E> Expectimax<E> {
     /// A searcher of `depth` turns (at least 1).
     pub fn new(depth: u32, evaluator: E) -> Self {
-        Expectimax { depth: depth.max(1), evaluator, nodes: 0, max_nodes: DEFAULT_MAX_NODES, table: HashMap::new() }
+        Expectimax { depth: depth.max(1), evaluator, nodes: 0, max_nodes: DEFAULT_MAX_NODES, table: HashMap::default() }
     }
 }
 
 /// The default node budget per search level (about 0.1-0.3 s of Yut search on one core).
 pub const DEFAULT_MAX_NODES: u64 = 300_000;
 
+/// The transposition table's hasher: its keys are already SipHash values of the state (and a
+/// depth), so hashing them again is wasted work; the depth is spread over the bits by a
+/// multiplication.
+#[derive(Clone, Copy, Debug, Default)]
+struct PreHashed(u64);
+
+impl Hasher for PreHashed {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.0 ^= u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The seed of the state hash: fixed, so that a search, and the bot's choice, is the same in
+/// every run.
+const STATE_HASH_SEED: u64 = 0x6d61_6461_6e67_0001;
+
+/// A 64-bit hash of `state` (foldhash's quality variant, fixed seed).
 fn state_hash<S: Hash>(state: &S) -> u64 {
-    let mut hasher = std::hash::DefaultHasher::new();
-    state.hash(&mut hasher);
-    hasher.finish()
+    use std::hash::BuildHasher;
+    foldhash::quality::FixedState::with_seed(STATE_HASH_SEED).hash_one(state)
+}
+
+/// Buffers reused across one search, one of each per ply (recursion level), so that a node
+/// allocates nothing once the search has been as deep before: the legal actions, the chance
+/// outcomes and the child position (refilled with `clone_from`, which reuses its vectors).
+struct Scratch<G: Game> {
+    legal: Vec<Vec<G::Action>>,
+    outcomes: Vec<Vec<(G::Action, Weight)>>,
+    children: Vec<Option<G::State>>,
+}
+
+impl<G: Game> Scratch<G> {
+    fn new() -> Self {
+        Scratch { legal: Vec::new(), outcomes: Vec::new(), children: Vec::new() }
+    }
+
+    fn take<T: Default>(pool: &mut Vec<T>, ply: usize) -> T {
+        if pool.len() <= ply {
+            pool.resize_with(ply + 1, T::default);
+        }
+        std::mem::take(&mut pool[ply])
+    }
+
+    /// The child position of ply `ply`, made a copy of `state`.
+    fn child(&mut self, ply: usize, state: &G::State) -> G::State {
+        match Self::take(&mut self.children, ply) {
+            Some(mut child) => {
+                child.clone_from(state);
+                child
+            }
+            None => state.clone(),
+        }
+    }
 }
 
 impl<E> Expectimax<E> {
@@ -65,61 +129,97 @@ impl<E> Expectimax<E> {
     where
         E: Evaluator<G>,
     {
+        self.value_in(game, state, depth, root, &mut Scratch::new(), 0)
+    }
+
+    fn value_in<G: Game>(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        depth: u32,
+        root: usize,
+        scratch: &mut Scratch<G>,
+        ply: usize,
+    ) -> f64
+    where
+        E: Evaluator<G>,
+    {
         self.nodes += 1;
         if self.nodes > self.max_nodes {
             return self.evaluator.evaluate(game, state, root);
         }
-        let turn = game.turn(state);
-        if let Turn::Seat(_) = turn {
-            let key = (state_hash(state), depth);
-            if let Some(&v) = self.table.get(&key) {
-                return v;
+        match game.turn(state) {
+            // A last-turn decision is not kept: its children are leaves, and in every game
+            // measured no such decision was ever met twice (`docs/bots.md`, "The search").
+            Turn::Seat(seat) if depth == 0 => self.decision_value(game, state, seat, depth, root, scratch, ply),
+            Turn::Seat(seat) => {
+                let key = (state_hash(state), depth);
+                if let Some(&v) = self.table.get(&key) {
+                    return v;
+                }
+                let v = self.decision_value(game, state, seat, depth, root, scratch, ply);
+                self.table.insert(key, v);
+                v
             }
-            let v = self.decision_value(game, state, depth, root);
-            self.table.insert(key, v);
-            return v;
-        }
-        match turn {
             Turn::Chance if depth == 0 => self.evaluator.evaluate(game, state, root),
             Turn::Chance => {
-                let mut outcomes = Vec::new();
+                // Chance nodes are kept too: the same position after a move is reached by
+                // spending the same rolls in another order.
+                let key = (state_hash(state), depth);
+                if let Some(&v) = self.table.get(&key) {
+                    return v;
+                }
+                let mut outcomes = Scratch::<G>::take(&mut scratch.outcomes, ply);
                 game.chance_outcomes(state, &mut outcomes);
-                let total: f64 = outcomes.iter().map(|(_, w)| *w as f64).sum();
+                let mut child = scratch.child(ply, state);
+                let mut total = 0.0;
                 let mut sum = 0.0;
-                for (action, weight) in outcomes {
-                    let mut child = state.clone();
+                for &(action, weight) in &outcomes {
+                    total += weight as f64;
+                    child.clone_from(state);
                     if game.apply_quiet(&mut child, action).is_ok() {
-                        sum += weight as f64 * self.value(game, &child, depth - 1, root);
+                        sum += weight as f64 * self.value_in(game, &child, depth - 1, root, scratch, ply + 1);
                     }
                 }
-                sum / total
+                scratch.outcomes[ply] = outcomes;
+                scratch.children[ply] = Some(child);
+                let v = sum / total;
+                self.table.insert(key, v);
+                v
             }
-            Turn::Seat(_) => self.decision_value(game, state, depth, root),
             Turn::Terminal => self.evaluator.evaluate(game, state, root),
         }
     }
 
-    fn decision_value<G: Game>(&mut self, game: &G, state: &G::State, depth: u32, root: usize) -> f64
+    #[allow(clippy::too_many_arguments)]
+    fn decision_value<G: Game>(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        seat: usize,
+        depth: u32,
+        root: usize,
+        scratch: &mut Scratch<G>,
+        ply: usize,
+    ) -> f64
     where
         E: Evaluator<G>,
     {
-        match game.turn(state) {
-            Turn::Seat(seat) => {
-                let mut legal = Vec::new();
-                game.legal_actions(state, &mut legal);
-                let maximise = seat == root;
-                let mut best = if maximise { f64::NEG_INFINITY } else { f64::INFINITY };
-                for action in legal {
-                    let mut child = state.clone();
-                    if game.apply_quiet(&mut child, action).is_ok() {
-                        let v = self.value(game, &child, depth, root);
-                        best = if maximise { best.max(v) } else { best.min(v) };
-                    }
-                }
-                best
+        let mut legal = Scratch::<G>::take(&mut scratch.legal, ply);
+        game.legal_actions(state, &mut legal);
+        let mut child = scratch.child(ply, state);
+        let maximise = seat == root;
+        let mut best = if maximise { f64::NEG_INFINITY } else { f64::INFINITY };
+        for &action in &legal {
+            child.clone_from(state);
+            if game.apply_quiet(&mut child, action).is_ok() {
+                let v = self.value_in(game, &child, depth, root, scratch, ply + 1);
+                best = if maximise { best.max(v) } else { best.min(v) };
             }
-            _ => self.evaluator.evaluate(game, state, root),
         }
+        scratch.legal[ply] = legal;
+        scratch.children[ply] = Some(child);
+        best
     }
 
     /// The value of each legal action for the seat to move, in the order of `legal`.
@@ -128,6 +228,7 @@ impl<E> Expectimax<E> {
         E: Evaluator<G>,
     {
         let Turn::Seat(root) = game.turn(state) else { return Vec::new() };
+        let mut scratch = Scratch::new();
         // Iterative deepening under a node budget: a level that runs out of nodes is thrown
         // away and the last complete level decides.
         let mut values = Vec::new();
@@ -139,7 +240,7 @@ impl<E> Expectimax<E> {
                 .map(|&action| {
                     let mut child = state.clone();
                     match game.apply_quiet(&mut child, action) {
-                        Ok(()) => self.value(game, &child, depth - 1, root),
+                        Ok(()) => self.value_in(game, &child, depth - 1, root, &mut scratch, 0),
                         Err(_) => f64::NEG_INFINITY,
                     }
                 })

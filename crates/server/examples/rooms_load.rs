@@ -558,7 +558,7 @@ fn main() {
         let actions = stats.actions.load(Ordering::Relaxed) as f64;
         let mut rtts = rtts.borrow().clone();
         rtts.sort_unstable();
-        let pct = |p: f64| f64::from(rtts[((rtts.len() as f64 - 1.0) * p) as usize]) / 1000.0;
+        let pct = |p: f64| rtts.get(((rtts.len() as f64 - 1.0) * p) as usize).map_or(f64::NAN, |x| f64::from(*x) / 1000.0);
         println!("rooms held: {held} of {rooms} (two players each, {} WebSockets)", 2 * rooms);
         println!("window: {elapsed:.1} s");
         println!(
@@ -573,6 +573,23 @@ fn main() {
             cpu / moves,
             cpu / actions
         );
+        if games > 0 {
+            let game_actions = stats.game_actions.load(Ordering::Relaxed) as f64;
+            let mut all: Vec<u32> = game_rtts.borrow().clone();
+            all.sort_unstable();
+            let pct = |p: f64| all.get(((all.len() as f64 - 1.0) * p) as usize).map_or(f64::NAN, |x| f64::from(*x) / 1000.0);
+            println!(
+                "games against the computer: {games}, {game_actions:.0} actions ({:.0} /s, the CPU's replies included); \
+                 server CPU {:.4} ms per action of rooms and games together; action round trip p50 {:.2} ms, \
+                 p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+                game_actions / elapsed,
+                cpu / (actions + game_actions),
+                pct(0.5),
+                pct(0.9),
+                pct(0.99),
+                pct(1.0)
+            );
+        }
         println!(
             "generator CPU: {:.1} % of one core, {:.4} ms per move; received {:.0} bytes per move (both players)",
             own / elapsed / 10.0,

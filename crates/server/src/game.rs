@@ -1073,15 +1073,11 @@ impl LiveGame {
             }
             (Turn::Seat(s), _) if !core.ended() && my_seats.contains(&self.seats[s].name) => {
                 let by_id = catalogue::pieces_by_id(&self.game);
-                core.game
-                    .legal()
-                    .iter()
-                    .map(|action| {
-                        let mut note = core.game.annotate(action, by_id);
-                        note["seat"] = json!(self.seats[s].name);
-                        note
-                    })
-                    .collect()
+                let mut notes = core.game.annotate(&core.game.legal(), by_id);
+                for note in &mut notes {
+                    note["seat"] = json!(self.seats[s].name);
+                }
+                notes
             }
             _ => Vec::new(),
         };

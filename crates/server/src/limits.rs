@@ -14,6 +14,11 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use crate::error::ApiError;
 use crate::serve::ConnectionLimits;
 
+/// The read buffer of every WebSocket (games and rooms). tungstenite zeroes its read buffer's
+/// free space on every read: its 128 KiB default costs more than the rest of a move, and the
+/// messages read are small (a larger one still arrives, in several reads).
+pub const SOCKET_READ_BUFFER: usize = 8 * 1024;
+
 /// Everything a server limits besides the rooms' own limits ([`crate::rooms::RoomConfig`]).
 #[derive(Clone, Debug)]
 pub struct Limits {

@@ -20,9 +20,10 @@ pub trait LiveMatch: Match {
     /// # Errors
     /// [`BotError`] naming the bots the game knows.
     fn check_bot(&self, name: &str) -> Result<(), BotError>;
-    /// `action` (legal at the current decision node) annotated for the board: `action`, `kind`,
-    /// and where it moves something `from`, `to` and (with `by_id`) `pieces`.
-    fn annotate(&self, action: &str, by_id: bool) -> Value;
+    /// Each of `actions` (legal at the current decision node) annotated for the board, in order:
+    /// `action`, `kind`, and where it moves something `from`, `to` and (with `by_id`) `pieces`.
+    /// The pieces before the move and the mover's names are found once for all of them.
+    fn annotate(&self, actions: &[String], by_id: bool) -> Vec<Value>;
 }
 
 impl Clone for Box<dyn LiveMatch> {
@@ -48,26 +49,35 @@ impl<G: Roster> LiveMatch for GameMatch<G> {
         self.game.bot(name).map(|_| ())
     }
 
-    fn annotate(&self, text: &str, by_id: bool) -> Value {
-        let mut out = Map::new();
-        out.insert("action".into(), json!(text));
-        out.insert("kind".into(), json!(text.split(' ').next().unwrap_or_default()));
-        let (Ok(action), Turn::Seat(seat)) = (text.parse::<G::Action>(), self.game.turn(&self.state)) else {
-            return Value::Object(out);
+    fn annotate(&self, actions: &[String], by_id: bool) -> Vec<Value> {
+        let plain = |text: &str| {
+            let mut out = Map::new();
+            out.insert("action".into(), json!(text));
+            out.insert("kind".into(), json!(text.split(' ').next().unwrap_or_default()));
+            out
         };
-        let mut after = self.state.clone();
-        if self.game.apply_quiet(&mut after, action).is_err() {
-            return Value::Object(out);
-        }
-        let (Ok(before), Ok(after)) =
-            (serde_json::to_value(self.game.pieces(&self.state)), serde_json::to_value(self.game.pieces(&after)))
-        else {
-            return Value::Object(out);
+        let Turn::Seat(seat) = self.game.turn(&self.state) else {
+            return actions.iter().map(|text| Value::Object(plain(text))).collect();
         };
+        let before = serde_json::to_value(self.game.pieces(&self.state)).ok();
         let seat_name = self.game.seat_names().get(seat).cloned().unwrap_or_default();
         let side_name = self.game.side_names().get(self.game.side_of_seat(seat)).cloned().unwrap_or_default();
-        diff_pieces(&before, &after, &seat_name, &side_name, by_id, &mut out);
-        Value::Object(out)
+        let mut after = self.state.clone();
+        actions
+            .iter()
+            .map(|text| {
+                let mut out = plain(text);
+                if let (Ok(action), Some(before)) = (text.parse::<G::Action>(), &before) {
+                    after.clone_from(&self.state);
+                    if self.game.apply_quiet(&mut after, action).is_ok()
+                        && let Ok(after) = serde_json::to_value(self.game.pieces(&after))
+                    {
+                        diff_pieces(before, &after, &seat_name, &side_name, by_id, &mut out);
+                    }
+                }
+                Value::Object(out)
+            })
+            .collect()
     }
 }
 
@@ -156,16 +166,16 @@ mod tests {
     fn ur_moves_are_annotated_with_from_and_to_squares() {
         let mut game = open_live("ur", &json!({}), None).expect("ur opens");
         game.apply("roll 2").expect("roll");
-        let note = game.annotate("move 0", false);
-        assert_eq!(note, json!({"action": "move 0", "kind": "move", "from": 0, "to": 2}));
+        let note = &game.annotate(&["move 0".into()], false)[0];
+        assert_eq!(*note, json!({"action": "move 0", "kind": "move", "from": 0, "to": 2}));
     }
 
     #[test]
     fn ludo_moves_name_the_piece() {
         let mut game = open_live("ludo", &json!({}), None).expect("ludo opens");
         game.apply("roll 6").expect("roll");
-        let note = game.annotate("move 2", true);
-        assert_eq!(note, json!({"action": "move 2", "kind": "move", "from": -1, "to": 0, "pieces": [2]}));
+        let note = &game.annotate(&["move 2".into()], true)[0];
+        assert_eq!(*note, json!({"action": "move 2", "kind": "move", "from": -1, "to": 0, "pieces": [2]}));
     }
 
     #[test]
@@ -196,7 +206,7 @@ mod tests {
         for action in ["roll 5", "roll 2", "roll 3", "place 0", "roll 4", "place 10", "roll 6"] {
             game.apply(action).expect("an action of the example");
         }
-        let note = game.annotate("place 5", false);
+        let note = &game.annotate(&["place 5".into()], false)[0];
         assert_eq!(note["to"], 5);
         assert_eq!(
             note["changes"],

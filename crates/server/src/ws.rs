@@ -146,6 +146,7 @@ pub async fn upgrade(
     // over it tungstenite stops reading and the session closes with 1009.
     let hard = state.rooms.config.hard_message_bytes.max(BODY_LIMIT);
     Ok(ws
+        .read_buffer_size(crate::limits::SOCKET_READ_BUFFER)
         .max_message_size(hard)
         .max_frame_size(hard)
         .on_upgrade(move |socket| session(state, slot, player, id, socket)))

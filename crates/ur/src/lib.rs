@@ -54,7 +54,11 @@ impl Dice {
 
     /// The weight of `roll`, 0 when the dice cannot show it.
     pub fn weight(self, roll: u8) -> u64 {
-        self.outcomes().iter().find(|(r, _)| *r == roll).map_or(0, |(_, w)| *w)
+        match (self, roll) {
+            (Dice::FourBinary, 0..=4) => [1, 4, 6, 4, 1][usize::from(roll)],
+            (Dice::ThreeBinaryZeroIsFour, 1..=4) => [3, 3, 1, 1][usize::from(roll - 1)],
+            _ => 0,
+        }
     }
 }
 
@@ -216,7 +220,7 @@ pub enum Phase {
 }
 
 /// A position: both sides' pieces, whose turn it is and what is awaited.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UrState {
     /// `[light, dark]`.
     pub sides: [Side; 2],
@@ -224,6 +228,28 @@ pub struct UrState {
     pub to_move: u8,
     /// Roll, move or finished.
     pub phase: Phase,
+}
+
+/// Every field packed into two words, so that a search's transposition table hashes a position
+/// in two writes (lossless: different positions write different words).
+impl std::hash::Hash for UrState {
+    fn hash<H: std::hash::Hasher>(&self, hasher: &mut H) {
+        let [light, dark] = self.sides;
+        let phase: u64 = match self.phase {
+            Phase::Roll => 0,
+            Phase::Move { roll } => 1 | u64::from(roll) << 2,
+            Phase::Won { winner } => 2 | u64::from(winner) << 2,
+        };
+        hasher.write_u64(u64::from(light.board) | u64::from(dark.board) << 32);
+        hasher.write_u64(
+            u64::from(light.in_hand)
+                | u64::from(dark.in_hand) << 8
+                | u64::from(light.borne_off) << 16
+                | u64::from(dark.borne_off) << 24
+                | u64::from(self.to_move) << 32
+                | phase << 40,
+        );
+    }
 }
 
 /// Something an action caused, for `madang replay`'s `events`: one variant per thing that can

@@ -128,6 +128,20 @@ proptest! {
 /// roll of 0 (spec `ur.md`: a roll with no move passes), the same side's after landing on a
 /// rosette (square 4 here; "landing on any rosette gives the mover another roll"). Light starts.
 #[test]
+fn a_rolls_weight_is_the_one_its_dice_list() {
+    // Spec `ur.md`, "Dice": four binary dice 0-4 weighted 1, 4, 6, 4, 1; three binary dice
+    // with 0 counting as 4: 1-4 weighted 3, 3, 1, 1.
+    for (dice, weights) in [(Dice::FourBinary, [1, 4, 6, 4, 1]), (Dice::ThreeBinaryZeroIsFour, [0, 3, 3, 1, 1])] {
+        for roll in 0..=u8::MAX {
+            let expected = weights.get(usize::from(roll)).copied().unwrap_or(0);
+            assert_eq!(dice.weight(roll), expected, "{dice:?} roll {roll}");
+            let listed = dice.outcomes().iter().find(|(r, _)| *r == roll).map_or(0, |(_, w)| *w);
+            assert_eq!(listed, expected, "{dice:?} roll {roll}");
+        }
+    }
+}
+
+#[test]
 fn the_mover_owns_each_roll() {
     use madang_core::Turn;
     let game = Ur::new(&UrOptions::default(), None).expect("the default rules");

@@ -654,6 +654,9 @@ pub struct Yut {
     settings: YutSettings,
     /// Chance weights in `Stick` order, zero weights included.
     weights: [Weight; 7],
+    /// The throws with a weight above zero and their weights, in `Stick` order: every throw's
+    /// chance outcomes.
+    outcomes: Vec<(YutAction, Weight)>,
 }
 
 const SIDE_NAMES: [&str; 4] = ["A", "B", "C", "D"];
@@ -661,6 +664,21 @@ const TEAM_SEAT_NAMES: [[&str; 4]; 2] = [["A1", "B1", "C1", "D1"], ["A2", "B2", 
 
 fn gcd(a: Weight, b: Weight) -> Weight {
     if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// Room reserved for a unit's trail when it enters: the longest way round (the outer ring, 20
+/// stations and the start) fits without growing it.
+const TRAIL_CAPACITY: usize = 24;
+
+/// Puts `unit` among `units` (sorted by lowest piece id) in its place.
+fn insert_unit(units: &mut Vec<Unit>, unit: Unit) {
+    let at = units.partition_point(|u| u.lowest() < unit.lowest());
+    units.insert(at, unit);
+}
+
+/// The results in `pool` as a bit set, bit `r` for `Stick` `r`.
+fn pool_mask(pool: &[Stick]) -> u8 {
+    pool.iter().fold(0, |mask, &r| mask | 1 << r as u8)
 }
 
 /// What a forward walk did.
@@ -694,7 +712,10 @@ impl Yut {
         let mut weights = sticks.map(|w| w * (d - c));
         weights[Stick::Nak as usize] = c * b.pow(4);
         let common = weights.iter().copied().fold(0, gcd).max(1);
-        Yut { settings, weights: weights.map(|w| w / common) }
+        let weights = weights.map(|w| w / common);
+        let outcomes =
+            Stick::ALL.iter().zip(weights).filter(|(_, w)| *w > 0).map(|(s, w)| (YutAction::Throw(*s), w)).collect();
+        Yut { settings, weights, outcomes }
     }
 
     /// The rule values in force.
@@ -818,26 +839,38 @@ impl Yut {
         ceremony.groups.get(picked).and_then(|g| g.sides.first()).copied()
     }
 
-    /// Legal `Enter`/`Move` actions for the current player (Spend phase).
+    /// Legal `Enter`/`Move` actions for the current player (Spend phase), generated in sorted
+    /// order: entries by result, then moves by unit (units are kept sorted by lowest piece id)
+    /// and result.
     fn spend_actions(&self, state: &YutState, out: &mut Vec<YutAction>) {
         let (side, member) = self.current(state);
         let playable = self.playable_mask(state, side, member);
         let pieces = &state.sides[side];
-        let mut seen = [false; 7];
-        for &result in &state.pool {
-            if std::mem::replace(&mut seen[result as usize], true) {
-                continue;
-            }
-            if result != Stick::Backdo && pieces.hand & playable != 0 {
-                out.push(YutAction::Enter(result));
-            }
-            for unit in &pieces.units {
-                if unit.pieces & playable != 0 {
-                    out.push(YutAction::Move(unit.lowest(), result));
-                }
+        let in_pool = pool_mask(&state.pool);
+        let results = || Stick::ALL.into_iter().filter(move |&r| in_pool & (1 << r as u8) != 0);
+        if pieces.hand & playable != 0 {
+            out.extend(results().filter(|&r| r != Stick::Backdo).map(YutAction::Enter));
+        }
+        for unit in &pieces.units {
+            if unit.pieces & playable != 0 {
+                out.extend(results().map(|r| YutAction::Move(unit.lowest(), r)));
             }
         }
-        out.sort_unstable();
+        // Only a state whose units were put out of order from outside needs this.
+        if !out.is_sorted() {
+            out.sort_unstable();
+        }
+    }
+
+    /// Whether the current player has anything to spend ([`Yut::spend_actions`] non-empty),
+    /// without listing it.
+    fn can_spend(&self, state: &YutState) -> bool {
+        let (side, member) = self.current(state);
+        let playable = self.playable_mask(state, side, member);
+        let pieces = &state.sides[side];
+        let in_pool = pool_mask(&state.pool);
+        (pieces.hand & playable != 0 && in_pool & !(1 << Stick::Backdo as u8) != 0)
+            || (in_pool != 0 && pieces.units.iter().any(|u| u.pieces & playable != 0))
     }
 
     /// The unspent results' names, in the order thrown.
@@ -909,7 +942,9 @@ impl Yut {
                 self.take_from_pool(state, result)?;
                 state.sides[side].hand &= !(1 << piece);
                 let station = result.steps() as u8;
-                let unit = Unit { pieces: 1 << piece, station, trail: (0..=station).collect(), route: None };
+                let mut trail = Vec::with_capacity(TRAIL_CAPACITY);
+                trail.extend(0..=station);
+                let unit = Unit { pieces: 1 << piece, station, trail, route: None };
                 events.emit_with(|| YutEvent::Enter { seat: who, piece, throw: result.name(), station });
                 unit
             }
@@ -995,7 +1030,7 @@ impl Yut {
         let piece = unit.lowest();
         let has_friend =
             state.sides[side].units.iter().any(|u| u.station == station && self.friends(u.pieces, unit.pieces));
-        state.sides[side].units.push(unit);
+        insert_unit(&mut state.sides[side].units, unit);
         state.pending = Some(Pending { side: side as u8, piece, captured });
         if has_friend {
             match self.settings.stacking {
@@ -1031,13 +1066,16 @@ impl Yut {
             state.counters[side].stacks += 1;
             events.emit_with(|| YutEvent::Stack { seat: who, size: arriving.size(), station });
         }
-        units.push(arriving);
+        insert_unit(units, arriving);
     }
 
     /// After the capture and stack question: the route question, then the bonus throw.
     fn settle_route(&self, state: &mut YutState, events: &mut impl EventSink<YutEvent>) {
+        // Units are inserted in order; only a state put out of order from outside is sorted here.
         for units in state.sides.iter_mut() {
-            units.units.sort_unstable_by_key(Unit::lowest);
+            if !units.units.is_sorted_by_key(Unit::lowest) {
+                units.units.sort_unstable_by_key(Unit::lowest);
+            }
         }
         let Some(pending) = state.pending else { return };
         let side = usize::from(pending.side);
@@ -1068,9 +1106,7 @@ impl Yut {
 
     /// Spend if anything can be spent; otherwise discard the rest and end the turn.
     fn continue_spending(&self, state: &mut YutState, events: &mut impl EventSink<YutEvent>) {
-        let mut actions = Vec::new();
-        self.spend_actions(state, &mut actions);
-        if actions.is_empty() {
+        if !self.can_spend(state) {
             if !state.pool.is_empty() {
                 events.emit_with(|| YutEvent::Discard { seat: self.mover_name(state), pool: Self::pool_names(state) });
             }
@@ -1126,23 +1162,21 @@ impl Yut {
     }
 
     fn throw(&self, state: &mut YutState, result: Stick, events: &mut impl EventSink<YutEvent>) {
-        let who = self.mover_name(state);
-        events.emit_with(|| YutEvent::Throw { seat: who, throw: result.name() });
+        events.emit_with(|| YutEvent::Throw { seat: self.mover_name(state), throw: result.name() });
         let first_throw = state.throws_this_turn == 0;
         state.throws_this_turn = state.throws_this_turn.saturating_add(1);
-        let (side, _) = self.current(state);
         if result == Stick::Nak {
             match self.settings.nak_rule {
                 NakRule::VoidSet => {
-                    events.emit_with(|| YutEvent::NakSet { seat: who });
+                    events.emit_with(|| YutEvent::NakSet { seat: self.mover_name(state) });
                     self.end_turn(state, events);
                 }
                 NakRule::VoidThrow if first_throw => {
-                    events.emit_with(|| YutEvent::NakFirst { seat: who });
+                    events.emit_with(|| YutEvent::NakFirst { seat: self.mover_name(state) });
                     self.end_turn(state, events);
                 }
                 NakRule::VoidThrow => {
-                    events.emit_with(|| YutEvent::NakThrow { seat: who });
+                    events.emit_with(|| YutEvent::NakThrow { seat: self.mover_name(state) });
                     self.continue_spending(state, events);
                 }
             }
@@ -1150,8 +1184,9 @@ impl Yut {
         }
         state.pool.push(result);
         if result.throws_again() {
+            let (side, _) = self.current(state);
             state.counters[side].extra_throws += 1;
-            events.emit_with(|| YutEvent::Again { seat: who });
+            events.emit_with(|| YutEvent::Again { seat: self.mover_name(state) });
         } else {
             self.continue_spending(state, events);
         }
@@ -1333,9 +1368,7 @@ impl Game for Yut {
     fn chance_outcomes(&self, state: &YutState, out: &mut Vec<(YutAction, Weight)>) {
         out.clear();
         if matches!(state.phase, Phase::CeremonyThrow | Phase::Throw) {
-            out.extend(
-                Stick::ALL.iter().zip(self.weights).filter(|(_, w)| *w > 0).map(|(s, w)| (YutAction::Throw(*s), w)),
-            );
+            out.extend_from_slice(&self.outcomes);
         }
     }
 

@@ -44,9 +44,7 @@ pub async fn upgrade(
     let config = state.rooms.config.clone();
     let conn = state.rooms.next_connection();
     Ok(ws
-        // tungstenite zeroes its read buffer's free space on every read: its 128 KiB default
-        // costs more than the rest of a move; room messages are small.
-        .read_buffer_size(8 * 1024)
+        .read_buffer_size(crate::limits::SOCKET_READ_BUFFER)
         .max_message_size(config.hard_message_bytes)
         .max_frame_size(config.hard_message_bytes)
         .on_upgrade(move |socket| session(state, tx, shared, config, conn, socket)))
