@@ -869,8 +869,17 @@ impl Yut {
         let playable = self.playable_mask(state, side, member);
         let pieces = &state.sides[side];
         let in_pool = pool_mask(&state.pool);
-        (pieces.hand & playable != 0 && in_pool & !(1 << Stick::Backdo as u8) != 0)
-            || (in_pool != 0 && pieces.units.iter().any(|u| u.pieces & playable != 0))
+        let can = (pieces.hand & playable != 0 && in_pool & !(1 << Stick::Backdo as u8) != 0)
+            || (in_pool != 0 && pieces.units.iter().any(|u| u.pieces & playable != 0));
+        // The test profile checks the shortcut against the list at every call (the conformance
+        // playouts reach every kind of spend).
+        #[cfg(debug_assertions)]
+        {
+            let mut listed = Vec::new();
+            self.spend_actions(state, &mut listed);
+            debug_assert_eq!(can, !listed.is_empty(), "{state:?}");
+        }
+        can
     }
 
     /// The unspent results' names, in the order thrown.
