@@ -54,7 +54,7 @@ impl<E> Expectimax<E> {
 /// The default node budget per search level (about 0.1-0.3 s of Yut search on one core).
 pub const DEFAULT_MAX_NODES: u64 = 300_000;
 
-/// The transposition table's hasher: its keys are already SipHash values of the state (and a
+/// The transposition table's hasher: its keys are already 64-bit hashes of the state (and a
 /// depth), so hashing them again is wasted work; the depth is spread over the bits by a
 /// multiplication.
 #[derive(Clone, Copy, Debug, Default)]
@@ -149,8 +149,9 @@ impl<E> Expectimax<E> {
             return self.evaluator.evaluate(game, state, root);
         }
         match game.turn(state) {
-            // A last-turn decision is not kept: its children are leaves, and in every game
-            // measured no such decision was ever met twice (`docs/bots.md`, "The search").
+            // A last-turn decision is not kept: its children are leaves, and in Ur (where one
+            // always follows a chance node, which is kept) none was ever met twice in the
+            // benchmark (`docs/bots.md`, "The search").
             Turn::Seat(seat) if depth == 0 => self.decision_value(game, state, seat, depth, root, scratch, ply),
             Turn::Seat(seat) => {
                 let key = (state_hash(state), depth);

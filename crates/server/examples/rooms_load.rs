@@ -580,15 +580,20 @@ fn main() {
             let pct = |p: f64| all.get(((all.len() as f64 - 1.0) * p) as usize).map_or(f64::NAN, |x| f64::from(*x) / 1000.0);
             println!(
                 "games against the computer: {games}, {game_actions:.0} actions ({:.0} /s, the CPU's replies included); \
-                 server CPU {:.4} ms per action of rooms and games together; action round trip p50 {:.2} ms, \
-                 p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+                 server CPU {:.4} ms per action of rooms and games together",
                 game_actions / elapsed,
                 cpu / (actions + game_actions),
-                pct(0.5),
-                pct(0.9),
-                pct(0.99),
-                pct(1.0)
             );
+            // With `--sample-secs` the window's round trips were printed with the samples.
+            if samples.is_none() {
+                println!(
+                    "game action round trip: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+                    pct(0.5),
+                    pct(0.9),
+                    pct(0.99),
+                    pct(1.0)
+                );
+            }
         }
         println!(
             "generator CPU: {:.1} % of one core, {:.4} ms per move; received {:.0} bytes per move (both players)",

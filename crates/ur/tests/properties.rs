@@ -124,9 +124,6 @@ proptest! {
     }
 }
 
-/// `Game::mover`: whose roll each chance node is — the other side's after an ordinary move or a
-/// roll of 0 (spec `ur.md`: a roll with no move passes), the same side's after landing on a
-/// rosette (square 4 here; "landing on any rosette gives the mover another roll"). Light starts.
 #[test]
 fn a_rolls_weight_is_the_one_its_dice_list() {
     // Spec `ur.md`, "Dice": four binary dice 0-4 weighted 1, 4, 6, 4, 1; three binary dice
@@ -141,6 +138,9 @@ fn a_rolls_weight_is_the_one_its_dice_list() {
     }
 }
 
+/// `Game::mover`: whose roll each chance node is — the other side's after an ordinary move or a
+/// roll of 0 (spec `ur.md`: a roll with no move passes), the same side's after landing on a
+/// rosette (square 4 here; "landing on any rosette gives the mover another roll"). Light starts.
 #[test]
 fn the_mover_owns_each_roll() {
     use madang_core::Turn;
