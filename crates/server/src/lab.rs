@@ -532,6 +532,9 @@ pub async fn start(
     });
     state.lab.admit(run.clone(), limits.running)?;
     tracing::info!(run = %run.id, game = %run.game, games = run.games, sets = run.rules.len(), "lab run started");
+    // The answer is the run as it was accepted (`running`, nothing played): taken before the
+    // games start, so a short run that ends at once still answers the same way.
+    let accepted = run.view();
     let app = state.clone();
     let job = run.clone();
     tokio::task::spawn_blocking(move || {
@@ -545,7 +548,7 @@ pub async fn start(
         tracing::info!(run = %job.id, status, "lab run ended");
         app.lab.finish(&job, outcome, limits.kept);
     });
-    Ok((StatusCode::ACCEPTED, Json(run.view())).into_response())
+    Ok((StatusCode::ACCEPTED, Json(accepted)).into_response())
 }
 
 /// `GET /api/lab/runs/{id}`: the run's progress, and its reports once done.
