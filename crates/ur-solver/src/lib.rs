@@ -27,7 +27,9 @@ use madang_ur::{Dice, PathKind, Preset, UrSettings};
 pub use file::{read_header, read_table, read_table_for, write_table};
 pub use index::{Block, Index};
 pub use rules::{After, Position, Rules};
-pub use solve::{DEFAULT_TOLERANCE, Progress, Solution, SolveOptions, SolveReport, residual, solve};
+pub use solve::{
+    DEFAULT_MOVE_CACHE, DEFAULT_TOLERANCE, Progress, Solution, SolveOptions, SolveReport, residual, solve,
+};
 pub use table::{Header, MoveValue, Table, ValueType, Values};
 
 /// Everything that can go wrong solving, storing or using a table.

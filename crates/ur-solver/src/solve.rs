@@ -10,7 +10,7 @@
 //! residual. A diagonal's values are needed in `f64` only until the diagonal before it is
 //! solved, then they are stored in the table's value type and freed.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use madang_ur::UrSettings;
@@ -25,6 +25,11 @@ use crate::table::{Header, Table, ValueType, Values};
 /// units. With it the start values agree with the published figures to better than 1e-11
 /// (1e-9 percentage points).
 pub const DEFAULT_TOLERANCE: f64 = 1e-13;
+
+/// The default [`SolveOptions::move_cache`]: 1 GiB, enough for every pair of the Finkel and
+/// Blitz solves and the larger part of Masters' biggest pairs, which keeps Masters' peak near
+/// 3 GB.
+pub const DEFAULT_MOVE_CACHE: usize = 1 << 30;
 
 /// What [`solve`] reports while it works.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -65,13 +70,23 @@ pub struct SolveOptions<'a> {
     pub value_type: ValueType,
     /// Keep every position's `f64` value ([`Solution::exact`]); costs 8 bytes per position.
     pub keep_exact: bool,
+    /// Bytes the solver may spend keeping the successors of a layer pair's positions from one
+    /// sweep to the next (8 bytes a move), which makes a sweep about twice as fast; positions
+    /// beyond it work their successors out again at every sweep. [`DEFAULT_MOVE_CACHE`].
+    pub move_cache: usize,
     /// Called as the work progresses.
     pub progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
 }
 
 impl Default for SolveOptions<'_> {
     fn default() -> Self {
-        SolveOptions { tolerance: DEFAULT_TOLERANCE, value_type: ValueType::U16, keep_exact: false, progress: None }
+        SolveOptions {
+            tolerance: DEFAULT_TOLERANCE,
+            value_type: ValueType::U16,
+            keep_exact: false,
+            move_cache: DEFAULT_MOVE_CACHE,
+            progress: None,
+        }
     }
 }
 
@@ -138,6 +153,15 @@ struct Solver<'a> {
     orders: Vec<Vec<usize>>,
 }
 
+/// A successor's code: its value cell's index in its layer (bits 0-31), the index step per
+/// opponent private rank (bits 32-39), the layer id (bits 40-47; [`CONSTANT`] for a successor
+/// of fixed value), the turn passing (bit 48: the value counts as `1 − v`) and, for a constant,
+/// its value (bit 49).
+type Code = u64;
+
+/// The layer field of a [`Code`] whose value is fixed (a win, or a layer no longer stored).
+const CONSTANT: u64 = 0xFF;
+
 impl Solver<'_> {
     #[inline]
     fn value(&self, pos: &Position) -> f64 {
@@ -149,36 +173,82 @@ impl Solver<'_> {
         }
     }
 
-    /// The value cells of `pos`'s layer and `pos`'s index in it.
-    #[inline]
-    fn cell(&self, pos: &Position) -> Option<(&[AtomicU64], usize)> {
+    /// The [`Code`] of a successor, for every opponent private rank of a block row: `a + sign ×
+    /// value`, the value read at `start + rank × stride` in its layer. Moves never depend on the
+    /// opponent's private pieces, so the successor's index is affine in that rank: after a turn
+    /// passes they are the new mover's private pieces (stride `F(b)`), after an extra roll still
+    /// the opponent's (stride 1).
+    fn code(&self, kind: After) -> Code {
+        let (pos, swap) = match kind {
+            After::Win => return CONSTANT << 40 | 1 << 49,
+            After::Again(pos) => (pos, false),
+            After::Swap(pos) => (pos, true),
+        };
         let layer = self.index.layer_id(pos.me_off, pos.opp_off);
-        self.layers[layer].as_deref().map(|cells| (cells, self.index.within(pos) as usize))
+        if self.layers[layer].is_none() {
+            // A terminal layer (the opponent has won): worth 0 to the side to move there.
+            return CONSTANT << 40 | u64::from(swap) << 49;
+        }
+        let start = self.index.within(&pos);
+        let stride = if swap { self.index.mover_private_stride(&pos) } else { 1 };
+        debug_assert!(start <= u64::from(u32::MAX) && stride <= 0xFF && layer < CONSTANT as usize);
+        start | stride << 32 | (layer as u64) << 40 | u64::from(swap) << 48
     }
 
-    /// A successor for every opponent private rank of a block row: `a + sign × value`, the
-    /// value read at `start + rank × stride` in `cells`. Moves never depend on the opponent's
-    /// private pieces, so the successor's index is affine in that rank: after a turn passes they
-    /// are the new mover's private pieces (stride `F(b)`), after an extra roll still the
-    /// opponent's (stride 1).
-    fn term<'s>(&'s self, kind: After) -> Term<'s> {
-        let (pos, sign, a) = match kind {
-            After::Win => return Term { a: 1.0, sign: 0.0, cells: &[], start: 0, stride: 0 },
-            After::Again(pos) => (pos, 1.0, 0.0),
-            After::Swap(pos) => (pos, -1.0, 1.0),
-        };
-        match self.cell(&pos) {
-            Some((cells, start)) => {
-                let stride = if sign > 0.0 { 1 } else { self.index.mover_private_stride(&pos) as usize };
-                Term { a, sign, cells, start, stride }
-            }
-            // A terminal layer (the opponent has won): worth 0 to the side to move there.
-            None => Term { a, sign: 0.0, cells: &[], start: 0, stride: 0 },
+    /// The successor a [`Code`] stands for.
+    #[inline]
+    fn term(&self, code: Code) -> Term<'_> {
+        let layer = (code >> 40 & 0xFF) as usize;
+        let swap = code >> 48 & 1 == 1;
+        if layer == CONSTANT as usize {
+            return Term { a: (code >> 49 & 1) as f64, sign: 0.0, cells: &[], start: 0, stride: 0 };
+        }
+        Term {
+            a: if swap { 1.0 } else { 0.0 },
+            sign: if swap { -1.0 } else { 1.0 },
+            cells: self.layers[layer].as_deref().unwrap_or(&[]),
+            start: (code & 0xFFFF_FFFF) as usize,
+            stride: (code >> 32 & 0xFF) as usize,
         }
     }
 
+    /// Appends a block row's successors to `out`: a header word holding, in byte `r`, how many
+    /// codes roll `r` has (a pass counts as one), then the codes roll by roll.
+    fn row(&self, block: &Block, me_rank: usize, out: &mut Vec<Code>) {
+        let pos0 = self.index.block_position(block, me_rank, 0);
+        let pass = self.code(After::Swap(pos0.swapped()));
+        let header = out.len();
+        out.push(0);
+        let mut counts = 0u64;
+        for (r, &(roll, _)) in self.rules.rolls().iter().enumerate() {
+            let before = out.len();
+            let mut mask = if roll == 0 { 0 } else { self.rules.movable(&pos0, roll) };
+            if mask == 0 {
+                out.push(pass);
+            }
+            while mask != 0 {
+                let from = mask.trailing_zeros() as u8;
+                mask &= mask - 1;
+                out.push(self.code(self.rules.after(&pos0, from, roll)));
+            }
+            counts |= ((out.len() - before) as u64) << (8 * r);
+        }
+        out[header] = counts;
+    }
+
     /// One pass over a block: updates in place when `write`; returns the largest change.
-    fn block<'s>(&'s self, block: &Block, write: bool, terms: &mut Vec<Term<'s>>) -> f64 {
+    /// `codes` holds the block's rows' successors ([`Solver::row`]) from an earlier pass of the
+    /// same pair, or, when `fill`, is empty and is filled by this one: the successors stay the
+    /// same from sweep to sweep, and working them out (the moves, the successors' indices) was
+    /// most of a sweep's cost on the Masters path, whose blocks have few positions per row.
+    fn block<'s>(
+        &'s self,
+        block: &Block,
+        write: bool,
+        terms: &mut Vec<Term<'s>>,
+        codes: &mut Vec<Code>,
+        fill: bool,
+    ) -> f64 {
         let Some(values) = &self.layers[block.layer] else { return 0.0 };
         let (_, fb) = self.index.block_dims(block);
         let rolls = self.rules.rolls();
@@ -186,21 +256,19 @@ impl Solver<'_> {
         let start = block.start as usize;
         // Per roll: the end of its terms in `terms`.
         let mut ends = [0usize; 8];
+        let mut at = 0;
         for &me_rank in &self.orders[block.a] {
-            let pos0 = self.index.block_position(block, me_rank, 0);
+            if fill {
+                self.row(block, me_rank, codes);
+            }
+            let counts = codes[at];
+            at += 1;
             terms.clear();
-            let pass = self.term(After::Swap(pos0.swapped()));
-            for (r, &(roll, _)) in rolls.iter().enumerate() {
-                let mut mask = if roll == 0 { 0 } else { self.rules.movable(&pos0, roll) };
-                if mask == 0 {
-                    terms.push(pass);
-                }
-                while mask != 0 {
-                    let from = mask.trailing_zeros() as u8;
-                    mask &= mask - 1;
-                    terms.push(self.term(self.rules.after(&pos0, from, roll)));
-                }
-                ends[r] = terms.len();
+            for (r, end) in ends.iter_mut().enumerate().take(rolls.len()) {
+                let count = (counts >> (8 * r) & 0xFF) as usize;
+                terms.extend(codes[at..at + count].iter().map(|&code| self.term(code)));
+                at += count;
+                *end = terms.len();
             }
             for &opp_rank in &self.orders[block.b] {
                 let mut total = 0.0;
@@ -208,7 +276,9 @@ impl Solver<'_> {
                 for (r, &(_, p)) in rolls.iter().enumerate() {
                     let mut best = 0.0f64;
                     for t in &terms[begin..ends[r]] {
-                        best = best.max(t.value(opp_rank));
+                        // Not `f64::max`: values are never NaN, and this is one `maxsd`.
+                        let v = t.value(opp_rank);
+                        best = if v > best { v } else { best };
                     }
                     begin = ends[r];
                     total += p * best;
@@ -223,12 +293,30 @@ impl Solver<'_> {
         change
     }
 
-    /// One pass over a pair's blocks, in parallel.
-    fn pass(&self, blocks: &[Block], write: bool) -> f64 {
+    /// One pass over a pair's blocks, in parallel. `kept[k]` is block `k`'s successors (see
+    /// [`Solver::block`]) or empty; an empty one is worked out and kept if `budget` (bytes)
+    /// still allows.
+    fn pass(&self, blocks: &[Block], kept: &mut [Vec<Code>], budget: &AtomicUsize, write: bool) -> f64 {
         blocks
             .par_iter()
+            .zip(kept.par_iter_mut())
             .with_min_len(4)
-            .map_init(Vec::new, |terms, b| self.block(b, write, terms))
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |(terms, scratch), (b, kept)| {
+                    if !kept.is_empty() {
+                        return self.block(b, write, terms, kept, false);
+                    }
+                    scratch.clear();
+                    let change = self.block(b, write, terms, scratch, true);
+                    let bytes = std::mem::size_of_val(scratch.as_slice());
+                    if budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(bytes)).is_ok()
+                    {
+                        kept.clone_from(scratch);
+                    }
+                    change
+                },
+            )
             .reduce(|| 0.0, f64::max)
     }
 }
@@ -304,16 +392,18 @@ pub fn solve(settings: UrSettings, options: &SolveOptions<'_>) -> Result<Solutio
                 blocks.extend(index.blocks(id));
             }
             progress(Progress::Pair { done, total: total_pairs, layer: (m, o), states });
+            let mut kept = vec![Vec::new(); blocks.len()];
+            let budget = AtomicUsize::new(options.move_cache);
             let mut sweeps = 0u32;
             loop {
-                let change = solver.pass(&blocks, true);
+                let change = solver.pass(&blocks, &mut kept, &budget, true);
                 sweeps += 1;
                 progress(Progress::Sweep { sweep: sweeps, change });
                 if change <= options.tolerance {
                     break;
                 }
             }
-            let residual = solver.pass(&blocks, false);
+            let residual = solver.pass(&blocks, &mut kept, &budget, false);
             progress(Progress::PairDone { sweeps, residual });
             report.sweeps += u64::from(sweeps);
             report.residual = report.residual.max(residual);

@@ -65,6 +65,28 @@ fn the_bellman_residual_is_below_the_tolerance() {
     }
 }
 
+/// Keeping a pair's moves from sweep to sweep (`SolveOptions::move_cache`) is a speed-up only:
+/// with none kept, with part kept (a budget of 64 KiB, far below the pairs' needs) and with all
+/// kept, the 3-piece Finkel solve gives the published start value and every solve (the Masters
+/// path too) passes the Bellman residual check, which works the moves out on its own.
+#[test]
+fn moves_kept_in_part_or_not_at_all_give_the_same_solution() {
+    let published = 51.6201102238;
+    let blitz = UrSettings { pieces: 2, ..Preset::Blitz.settings() };
+    for move_cache in [0, 64 << 10, madang_ur_solver::DEFAULT_MOVE_CACHE] {
+        for settings in [finkel(3), blitz] {
+            let solution =
+                solve(settings, &SolveOptions { keep_exact: true, move_cache, ..Default::default() }).unwrap();
+            let r = residual(settings, solution.exact.as_ref().unwrap()).unwrap();
+            assert!(r < madang_ur_solver::DEFAULT_TOLERANCE, "move_cache {move_cache}: residual {r:e}");
+            if settings == finkel(3) {
+                let start = 100.0 * solution.report.start_value;
+                assert!((start - published).abs() < 1e-9, "move_cache {move_cache}: start {start:.12} %");
+            }
+        }
+    }
+}
+
 #[test]
 fn the_16_bit_table_is_within_its_quantisation_step_of_the_f64_values() {
     for pieces in 1..=3 {
