@@ -45,8 +45,8 @@ pub struct SolveArgs {
     /// How the table stores values: `u16` (16-bit fixed point) or `f32`.
     #[arg(long, default_value = "u16", value_parser = parse_value_type)]
     value_type: ValueType,
-    /// MiB the solver may use to keep each position's moves from one sweep to the next (about
-    /// twice as fast where they fit; 0 works them out at every sweep).
+    /// MiB the solver may use to keep each block row's moves from one sweep to the next (up to
+    /// about twice as fast where they fit; 0 works them out at every sweep).
     #[arg(long, default_value_t = (DEFAULT_MOVE_CACHE >> 20) as u64)]
     move_cache_mib: u64,
 }

@@ -159,7 +159,8 @@ struct Solver<'a> {
 /// its value (bit 49).
 type Code = u64;
 
-/// The layer field of a [`Code`] whose value is fixed (a win, or a layer no longer stored).
+/// The layer field of a [`Code`] whose value is fixed: a win, or a terminal layer (the opponent
+/// has won), which is never stored.
 const CONSTANT: u64 = 0xFF;
 
 impl Solver<'_> {
@@ -203,6 +204,9 @@ impl Solver<'_> {
         if layer == CONSTANT as usize {
             return Term { a: (code >> 49 & 1) as f64, sign: 0.0, cells: &[], start: 0, stride: 0 };
         }
+        // A code's layer is its pair's or the next diagonal's, both stored while the pair's
+        // codes live (layers are freed between diagonals).
+        debug_assert!(self.layers[layer].is_some(), "layer {layer} freed while its codes live");
         Term {
             a: if swap { 1.0 } else { 0.0 },
             sign: if swap { -1.0 } else { 1.0 },
@@ -333,6 +337,12 @@ pub fn solve(settings: UrSettings, options: &SolveOptions<'_>) -> Result<Solutio
     let started = Instant::now();
     let rules = Rules::new(settings)?;
     let index = Index::new(&settings);
+    // What a [`Code`] can hold: a layer's indices in 32 bits, each roll's moves in a byte of a
+    // row's header. Every rule set today is far inside (Masters, the largest, has 501 M
+    // positions in all, five rolls, at most eight moves a roll).
+    if (0..index.layers()).any(|l| index.layer_len(l) > u64::from(u32::MAX)) || rules.rolls().len() > 8 {
+        return Err(SolverError::Unsupported("a layer of over 2^32 positions or dice of over 8 rolls".into()));
+    }
     let n = usize::from(settings.pieces);
     let progress = |p: Progress| {
         if let Some(f) = options.progress {
