@@ -26,9 +26,9 @@ use crate::table::{Header, Table, ValueType, Values};
 /// (1e-9 percentage points).
 pub const DEFAULT_TOLERANCE: f64 = 1e-13;
 
-/// The default [`SolveOptions::move_cache`]: 1 GiB, enough for every pair of the Finkel and
-/// Blitz solves and the larger part of Masters' biggest pairs, which keeps Masters' peak near
-/// 3 GB.
+/// The default [`SolveOptions::move_cache`]: 1 GiB, more than any pair of the Finkel and Blitz
+/// solves needs (their whole solves peak at 0.81 and 0.76 GiB); for Masters it bounds what the
+/// kept moves add to the peak (`docs/ur-solver.md`, "Memory").
 pub const DEFAULT_MOVE_CACHE: usize = 1 << 30;
 
 /// What [`solve`] reports while it works.
@@ -71,7 +71,7 @@ pub struct SolveOptions<'a> {
     /// Keep every position's `f64` value ([`Solution::exact`]); costs 8 bytes per position.
     pub keep_exact: bool,
     /// Bytes the solver may spend keeping the successors of a layer pair's positions from one
-    /// sweep to the next (8 bytes a move), which makes a sweep about twice as fast; positions
+    /// sweep to the next (8 bytes a move), which makes a sweep up to about twice as fast; positions
     /// beyond it work their successors out again at every sweep. [`DEFAULT_MOVE_CACHE`].
     pub move_cache: usize,
     /// Called as the work progresses.
