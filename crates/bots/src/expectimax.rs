@@ -22,6 +22,31 @@ pub trait Evaluator<G: Game>: Send + Sync {
     /// The score of `state` for `seat`. Terminal states must score above (win) or below (loss)
     /// every non-terminal state.
     fn evaluate(&self, game: &G, state: &G::State, seat: usize) -> f64;
+
+    /// The search's last ply worked out without making the moves: the value, for `root`, of
+    /// the decision `seat` faces in `state` with no depth left — the largest (when `seat` is
+    /// `root`) or smallest value of the positions its legal actions reach, each of which the
+    /// search would score with [`Evaluator::evaluate`] — and the number of legal actions (the
+    /// nodes the search would have visited). `None`, the default, and for any state where a
+    /// legal action leads to another decision, makes the search apply each action and score
+    /// the child itself; an implementation must give exactly that value (`f64` equality), so
+    /// that the search plays the same moves either way.
+    fn last_ply(&self, game: &G, state: &G::State, seat: usize, root: usize) -> Option<(f64, u64)> {
+        let _ = (game, state, seat, root);
+        None
+    }
+
+    /// A chance node with one turn of search left, worked out without making its outcomes:
+    /// the value, for `root`, the search would give `state` — the weighted mean `Σ weight ×
+    /// value / Σ weight`, summed in the order of `chance_outcomes`, of each outcome's position
+    /// with no depth left (a decision's [`Evaluator::last_ply`], any other position's score) —
+    /// and the number of nodes the search would have visited below it. `None`, the default,
+    /// makes the search apply each outcome itself; an implementation must give exactly that
+    /// value (`f64` equality).
+    fn last_chance(&self, game: &G, state: &G::State, root: usize) -> Option<(f64, u64)> {
+        let _ = (game, state, root);
+        None
+    }
 }
 
 /// Expectimax to a fixed depth with evaluator `E`. Ties at the root (within 1e-9) are broken
@@ -152,7 +177,13 @@ impl<E> Expectimax<E> {
             // A last-turn decision is not kept: its children are leaves, and in Ur (where one
             // always follows a chance node, which is kept) none was ever met twice in the
             // benchmark (`docs/bots.md`, "The search").
-            Turn::Seat(seat) if depth == 0 => self.decision_value(game, state, seat, depth, root, scratch, ply),
+            Turn::Seat(seat) if depth == 0 => match self.evaluator.last_ply(game, state, seat, root) {
+                Some((v, children)) => {
+                    self.nodes += children;
+                    v
+                }
+                None => self.decision_value(game, state, seat, depth, root, scratch, ply),
+            },
             Turn::Seat(seat) => {
                 let key = (state_hash(state), depth);
                 if let Some(&v) = self.table.get(&key) {
@@ -168,6 +199,13 @@ impl<E> Expectimax<E> {
                 // spending the same rolls in another order.
                 let key = (state_hash(state), depth);
                 if let Some(&v) = self.table.get(&key) {
+                    return v;
+                }
+                if depth == 1
+                    && let Some((v, nodes)) = self.evaluator.last_chance(game, state, root)
+                {
+                    self.nodes += nodes;
+                    self.table.insert(key, v);
                     return v;
                 }
                 let mut outcomes = Scratch::<G>::take(&mut scratch.outcomes, ply);

@@ -70,6 +70,74 @@ impl Evaluator<Ur> for UrEvaluator {
         }
         advancement(game, state, seat) - advancement(game, state, 1 - seat)
     }
+
+    /// Every Ur move ends in a roll awaited or a won game, both scored by
+    /// [`UrEvaluator::evaluate`], so the last ply is arithmetic on the position: a move of `roll`
+    /// squares adds `roll` to the mover's advancement (bearing off goes to path length + 1), a
+    /// capture takes the captured piece's own path square from the opponent's, and bearing off
+    /// the last piece wins (±1000). All the values are small integers, exact in `f64`.
+    fn last_ply(&self, game: &Ur, state: &UrState, seat: usize, root: usize) -> Option<(f64, u64)> {
+        let Phase::Move { roll } = state.phase else { return None };
+        let geometry = game.geometry();
+        let side = &state.sides[seat];
+        let opponent = state.sides[1 - seat].board;
+        let win = if seat == root { 1000.0 } else { -1000.0 };
+        let base = self.evaluate(game, state, root);
+        let mut mask = game.movable_mask(state, roll);
+        let children = u64::from(mask.count_ones());
+        // The mover's best gain in advancement difference (or a win), found over its moves.
+        let mut best_gain = None::<u8>;
+        let mut wins = false;
+        while mask != 0 {
+            let from = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            let to = from + roll;
+            if to > geometry.len {
+                if side.borne_off + 1 == game.settings().pieces {
+                    wins = true;
+                }
+                best_gain = best_gain.max(Some(roll));
+                continue;
+            }
+            let square = geometry.opponent_square[seat][usize::from(to)];
+            let captured = if square != 0 && opponent & (1 << square) != 0 { square } else { 0 };
+            best_gain = best_gain.max(Some(roll + captured));
+        }
+        let value = match best_gain {
+            _ if wins => win,
+            None => return None,
+            Some(gain) if seat == root => base + f64::from(gain),
+            Some(gain) => base - f64::from(gain),
+        };
+        Some((value, children))
+    }
+
+    /// A roll with one turn left: each roll's last ply ([`UrEvaluator::last_ply`]), or, for a
+    /// roll of 0 or one that moves nothing, the position after the turn passes, which scores
+    /// as the one before it (passing moves no piece).
+    fn last_chance(&self, game: &Ur, state: &UrState, root: usize) -> Option<(f64, u64)> {
+        if state.phase != Phase::Roll {
+            return None;
+        }
+        let seat = usize::from(state.to_move);
+        let base = self.evaluate(game, state, root);
+        let (mut sum, mut total, mut nodes) = (0.0, 0.0, 0);
+        for &(roll, weight) in game.settings().dice.outcomes() {
+            total += weight as f64;
+            nodes += 1;
+            let rolled = UrState { phase: Phase::Move { roll }, ..*state };
+            let last_ply = if roll == 0 { None } else { self.last_ply(game, &rolled, seat, root) };
+            let value = match last_ply {
+                Some((value, children)) => {
+                    nodes += children;
+                    value
+                }
+                None => base,
+            };
+            sum += weight as f64 * value;
+        }
+        Some((sum / total, nodes))
+    }
 }
 
 /// The solved tables of this process, one per rule set.
