@@ -42,7 +42,8 @@ pub trait Evaluator<G: Game>: Send + Sync {
     /// with no depth left (a decision's [`Evaluator::last_ply`], any other position's score) —
     /// and the number of nodes the search would have visited below it. `None`, the default,
     /// makes the search apply each outcome itself; an implementation must give exactly that
-    /// value (`f64` equality).
+    /// value (`f64` equality) and node count while the search is within its node budget (past
+    /// it, the level is thrown away whatever the values).
     fn last_chance(&self, game: &G, state: &G::State, root: usize) -> Option<(f64, u64)> {
         let _ = (game, state, root);
         None
@@ -64,7 +65,8 @@ pub struct Expectimax<E> {
     /// Nodes visited by the last search (for measurements).
     pub nodes: u64,
     /// Node budget per search level: a deeper level that needs more is abandoned (once over
-    /// budget the search stops expanding) and the previous level's values are used.
+    /// budget the search stops expanding, after the node it is in when the evaluator works a
+    /// whole last ply or last roll out at once) and the previous level's values are used.
     pub max_nodes: u64,
     table: HashMap<(u64, u32), f64, BuildHasherDefault<PreHashed>>,
 }

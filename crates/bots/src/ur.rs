@@ -76,8 +76,14 @@ impl Evaluator<Ur> for UrEvaluator {
     /// squares adds `roll` to the mover's advancement (bearing off goes to path length + 1), a
     /// capture takes the captured piece's own path square from the opponent's, and bearing off
     /// the last piece wins (±1000). All the values are small integers, exact in `f64`.
+    ///
+    /// `None` (the search then makes the moves) when no move is awaited, when `seat` is not the
+    /// seat to move, or when no piece can move.
     fn last_ply(&self, game: &Ur, state: &UrState, seat: usize, root: usize) -> Option<(f64, u64)> {
         let Phase::Move { roll } = state.phase else { return None };
+        if seat != usize::from(state.to_move) {
+            return None;
+        }
         let geometry = game.geometry();
         let side = &state.sides[seat];
         let opponent = state.sides[1 - seat].board;

@@ -143,7 +143,8 @@ fn the_last_ply_is_the_best_score_of_the_moves_made() {
             captures += usize::from(legal.iter().any(|&a| {
                 let mut child = state;
                 game.apply_quiet(&mut child, a).unwrap();
-                UrEvaluator.evaluate(&game, &child, seat) > base + f64::from(roll)
+                let score = UrEvaluator.evaluate(&game, &child, seat);
+                score.abs() < 1000.0 && score > base + f64::from(roll)
             }));
         }
     }
@@ -163,7 +164,15 @@ fn the_search_values_every_move_as_when_it_makes_the_last_moves() {
                 continue;
             }
             game.legal_actions(&state, &mut legal);
-            // Depth 2 (`normal`) has a last ply; depth 3 also a roll with one turn left.
+            // A decision with no depth left is the last ply itself.
+            for root in 0..2 {
+                let mut fast = Expectimax::new(1, UrEvaluator);
+                let mut plain = Expectimax::new(1, Plain);
+                let value = fast.value(&game, &state, 0, root);
+                assert_eq!(value.to_bits(), plain.value(&game, &state, 0, root).to_bits(), "{state:?}");
+                assert_eq!(fast.nodes, plain.nodes, "{state:?}");
+            }
+            // Depth 2 (`normal`) and 3: rolls with one turn left, below one and two decisions.
             for depth in [2, 3] {
                 let mut fast = Expectimax::new(depth, UrEvaluator);
                 let mut plain = Expectimax::new(depth, Plain);
@@ -178,4 +187,29 @@ fn the_search_values_every_move_as_when_it_makes_the_last_moves() {
         }
     }
     assert!(checked > 100, "{checked}");
+}
+
+#[test]
+fn a_search_cut_short_by_its_node_budget_values_the_moves_as_before() {
+    let mut legal = Vec::new();
+    let mut cut = 0;
+    for game in rule_sets() {
+        for (i, state) in positions(&game, 1).into_iter().enumerate() {
+            if i % 7 != 0 || !matches!(game.turn(&state), Turn::Seat(_)) {
+                continue;
+            }
+            game.legal_actions(&state, &mut legal);
+            let mut fast = Expectimax::new(5, UrEvaluator);
+            let mut plain = Expectimax::new(5, Plain);
+            fast.max_nodes = 400;
+            plain.max_nodes = 400;
+            let values = fast.action_values(&game, &state, &legal);
+            let expected = plain.action_values(&game, &state, &legal);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&values), bits(&expected), "{state:?}");
+            cut += usize::from(plain.nodes > plain.max_nodes);
+        }
+    }
+    // Most of these searches ran out of nodes at some level.
+    assert!(cut > 50, "{cut}");
 }
