@@ -9,7 +9,7 @@ use madang_bots::ur::UrEvaluator;
 use madang_bots::{Evaluator, Expectimax};
 use madang_core::{Game, Turn};
 use madang_seed::Seed;
-use madang_ur::{Phase, Preset, Ur, UrOptions, UrState};
+use madang_ur::{Phase, Preset, Ur, UrAction, UrOptions, UrState};
 
 /// Every preset, and the options that change what a move does (safe rosettes, a roll for a
 /// capture), on both paths, with few pieces so that games reach bearing off and winning.
@@ -41,6 +41,27 @@ fn positions(game: &Ur, games: u8) -> Vec<UrState> {
         }
     }
     out
+}
+
+/// Every `every`-th position of one seeded random game under each rule set where a seat is to
+/// move, with its legal actions.
+fn decisions(every: usize) -> Vec<(Ur, UrState, Vec<UrAction>)> {
+    let mut out = Vec::new();
+    for game in rule_sets() {
+        for (i, state) in positions(&game, 1).into_iter().enumerate() {
+            if i % every == 0 && matches!(game.turn(&state), Turn::Seat(_)) {
+                let mut legal = Vec::new();
+                game.legal_actions(&state, &mut legal);
+                out.push((game.clone(), state, legal));
+            }
+        }
+    }
+    out
+}
+
+/// Values as their bits, for exact comparison.
+fn bits(values: &[f64]) -> Vec<u64> {
+    values.iter().map(|x| x.to_bits()).collect()
 }
 
 /// An evaluator that scores as [`UrEvaluator`] but leaves the last ply to the search.
@@ -156,34 +177,26 @@ fn the_last_ply_is_the_best_score_of_the_moves_made() {
 
 #[test]
 fn the_search_values_every_move_as_when_it_makes_the_last_moves() {
-    let mut legal = Vec::new();
     let mut checked = 0;
-    for game in rule_sets() {
-        for (i, state) in positions(&game, 1).into_iter().enumerate() {
-            if i % 3 != 0 || !matches!(game.turn(&state), Turn::Seat(_)) {
-                continue;
-            }
-            game.legal_actions(&state, &mut legal);
-            // A decision with no depth left is the last ply itself.
-            for root in 0..2 {
-                let mut fast = Expectimax::new(1, UrEvaluator);
-                let mut plain = Expectimax::new(1, Plain);
-                let value = fast.value(&game, &state, 0, root);
-                assert_eq!(value.to_bits(), plain.value(&game, &state, 0, root).to_bits(), "{state:?}");
-                assert_eq!(fast.nodes, plain.nodes, "{state:?}");
-            }
-            // Depth 2 (`normal`) and 3: rolls with one turn left, below one and two decisions.
-            for depth in [2, 3] {
-                let mut fast = Expectimax::new(depth, UrEvaluator);
-                let mut plain = Expectimax::new(depth, Plain);
-                let values = fast.action_values(&game, &state, &legal);
-                let expected = plain.action_values(&game, &state, &legal);
-                let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                assert_eq!(bits(&values), bits(&expected), "{state:?} depth {depth}");
-                // The same nodes are counted, so a node budget cuts the search at the same place.
-                assert_eq!(fast.nodes, plain.nodes, "{state:?} depth {depth}");
-                checked += 1;
-            }
+    for (game, state, legal) in decisions(3) {
+        // A decision with no depth left is the last ply itself.
+        for root in 0..2 {
+            let mut fast = Expectimax::new(1, UrEvaluator);
+            let mut plain = Expectimax::new(1, Plain);
+            let value = fast.value(&game, &state, 0, root);
+            assert_eq!(value.to_bits(), plain.value(&game, &state, 0, root).to_bits(), "{state:?}");
+            assert_eq!(fast.nodes, plain.nodes, "{state:?}");
+        }
+        // Depth 2 (`normal`) and 3: rolls with one turn left, below one and two decisions.
+        for depth in [2, 3] {
+            let mut fast = Expectimax::new(depth, UrEvaluator);
+            let mut plain = Expectimax::new(depth, Plain);
+            let values = fast.action_values(&game, &state, &legal);
+            let expected = plain.action_values(&game, &state, &legal);
+            assert_eq!(bits(&values), bits(&expected), "{state:?} depth {depth}");
+            // The same nodes are counted, so a node budget cuts the search at the same place.
+            assert_eq!(fast.nodes, plain.nodes, "{state:?} depth {depth}");
+            checked += 1;
         }
     }
     assert!(checked > 100, "{checked}");
@@ -191,24 +204,16 @@ fn the_search_values_every_move_as_when_it_makes_the_last_moves() {
 
 #[test]
 fn a_search_cut_short_by_its_node_budget_values_the_moves_as_before() {
-    let mut legal = Vec::new();
     let mut cut = 0;
-    for game in rule_sets() {
-        for (i, state) in positions(&game, 1).into_iter().enumerate() {
-            if i % 7 != 0 || !matches!(game.turn(&state), Turn::Seat(_)) {
-                continue;
-            }
-            game.legal_actions(&state, &mut legal);
-            let mut fast = Expectimax::new(5, UrEvaluator);
-            let mut plain = Expectimax::new(5, Plain);
-            fast.max_nodes = 400;
-            plain.max_nodes = 400;
-            let values = fast.action_values(&game, &state, &legal);
-            let expected = plain.action_values(&game, &state, &legal);
-            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&values), bits(&expected), "{state:?}");
-            cut += usize::from(plain.nodes > plain.max_nodes);
-        }
+    for (game, state, legal) in decisions(7) {
+        let mut fast = Expectimax::new(5, UrEvaluator);
+        let mut plain = Expectimax::new(5, Plain);
+        fast.max_nodes = 400;
+        plain.max_nodes = 400;
+        let values = fast.action_values(&game, &state, &legal);
+        let expected = plain.action_values(&game, &state, &legal);
+        assert_eq!(bits(&values), bits(&expected), "{state:?}");
+        cut += usize::from(plain.nodes > plain.max_nodes);
     }
     // Most of these searches ran out of nodes at some level.
     assert!(cut > 50, "{cut}");
