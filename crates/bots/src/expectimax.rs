@@ -27,10 +27,10 @@ pub trait Evaluator<G: Game>: Send + Sync {
     /// the decision `seat` faces in `state` with no depth left — the largest (when `seat` is
     /// `root`) or smallest value of the positions its legal actions reach, each of which the
     /// search would score with [`Evaluator::evaluate`] — and the number of legal actions (the
-    /// nodes the search would have visited). `None`, the default, and for any state where a
-    /// legal action leads to another decision, makes the search apply each action and score
-    /// the child itself; an implementation must give exactly that value (`f64` equality), so
-    /// that the search plays the same moves either way.
+    /// nodes the search would have visited). `None` (the default; an implementation must
+    /// return it for any state where a legal action leads to another decision) makes the
+    /// search apply each action and score the child itself; an implementation must give
+    /// exactly that value (`f64` equality), so that the search plays the same moves either way.
     fn last_ply(&self, game: &G, state: &G::State, seat: usize, root: usize) -> Option<(f64, u64)> {
         let _ = (game, state, seat, root);
         None
