@@ -84,38 +84,7 @@ impl Evaluator<Ur> for UrEvaluator {
         if seat != usize::from(state.to_move) {
             return None;
         }
-        let geometry = game.geometry();
-        let side = &state.sides[seat];
-        let opponent = state.sides[1 - seat].board;
-        let win = if seat == root { 1000.0 } else { -1000.0 };
-        let base = self.evaluate(game, state, root);
-        let mut mask = game.movable_mask(state, roll);
-        let children = u64::from(mask.count_ones());
-        // The mover's best gain in advancement difference (or a win), found over its moves.
-        let mut best_gain = None::<u8>;
-        let mut wins = false;
-        while mask != 0 {
-            let from = mask.trailing_zeros() as u8;
-            mask &= mask - 1;
-            let to = from + roll;
-            if to > geometry.len {
-                if side.borne_off + 1 == game.settings().pieces {
-                    wins = true;
-                }
-                best_gain = best_gain.max(Some(roll));
-                continue;
-            }
-            let square = geometry.opponent_square[seat][usize::from(to)];
-            let captured = if square != 0 && opponent & (1 << square) != 0 { square } else { 0 };
-            best_gain = best_gain.max(Some(roll + captured));
-        }
-        let value = match best_gain {
-            _ if wins => win,
-            None => return None,
-            Some(gain) if seat == root => base + f64::from(gain),
-            Some(gain) => base - f64::from(gain),
-        };
-        Some((value, children))
+        last_ply_after(game, state, roll, root, self.evaluate(game, state, root))
     }
 
     /// A roll with one turn left: each roll's last ply ([`UrEvaluator::last_ply`]), or, for a
@@ -125,14 +94,12 @@ impl Evaluator<Ur> for UrEvaluator {
         if state.phase != Phase::Roll {
             return None;
         }
-        let seat = usize::from(state.to_move);
         let base = self.evaluate(game, state, root);
         let (mut sum, mut total, mut nodes) = (0.0, 0.0, 0);
         for &(roll, weight) in game.settings().dice.outcomes() {
             total += weight as f64;
             nodes += 1;
-            let rolled = UrState { phase: Phase::Move { roll }, ..*state };
-            let last_ply = if roll == 0 { None } else { self.last_ply(game, &rolled, seat, root) };
+            let last_ply = if roll == 0 { None } else { last_ply_after(game, state, roll, root, base) };
             let value = match last_ply {
                 Some((value, children)) => {
                     nodes += children;
@@ -144,6 +111,43 @@ impl Evaluator<Ur> for UrEvaluator {
         }
         Some((sum / total, nodes))
     }
+}
+
+/// [`UrEvaluator::last_ply`] for the seat to move in `state` with `roll`, given `base`, the
+/// score of `state` for `root` (a pass or a move changes it by the move's gain only).
+fn last_ply_after(game: &Ur, state: &UrState, roll: u8, root: usize, base: f64) -> Option<(f64, u64)> {
+    let seat = usize::from(state.to_move);
+    let geometry = game.geometry();
+    let side = &state.sides[seat];
+    let opponent = state.sides[1 - seat].board;
+    let win = if seat == root { 1000.0 } else { -1000.0 };
+    let mut mask = game.movable_mask(state, roll);
+    let children = u64::from(mask.count_ones());
+    // The mover's best gain in advancement difference (or a win), found over its moves.
+    let mut best_gain = None::<u8>;
+    let mut wins = false;
+    while mask != 0 {
+        let from = mask.trailing_zeros() as u8;
+        mask &= mask - 1;
+        let to = from + roll;
+        if to > geometry.len {
+            if side.borne_off + 1 == game.settings().pieces {
+                wins = true;
+            }
+            best_gain = best_gain.max(Some(roll));
+            continue;
+        }
+        let square = geometry.opponent_square[seat][usize::from(to)];
+        let captured = if square != 0 && opponent & (1 << square) != 0 { square } else { 0 };
+        best_gain = best_gain.max(Some(roll + captured));
+    }
+    let value = match best_gain {
+        _ if wins => win,
+        None => return None,
+        Some(gain) if seat == root => base + f64::from(gain),
+        Some(gain) => base - f64::from(gain),
+    };
+    Some((value, children))
 }
 
 /// The solved tables of this process, one per rule set.
