@@ -49,6 +49,10 @@ pub struct SolveArgs {
     /// about twice as fast where they fit; 0 works them out at every sweep).
     #[arg(long, default_value_t = (DEFAULT_MOVE_CACHE >> 20) as u64)]
     move_cache_mib: u64,
+    /// Sweep plainly: never extrapolate a layer pair's values from the steady decay of its
+    /// sweeps' changes (extrapolating takes fewer sweeps to the same tolerance; `docs/ur-solver.md`).
+    #[arg(long)]
+    no_extrapolation: bool,
 }
 
 fn parse_tolerance(text: &str) -> Result<f64, String> {
@@ -155,6 +159,7 @@ fn solve(args: SolveArgs) -> Result<(), Failure> {
         value_type: args.value_type,
         keep_exact: false,
         move_cache: usize::try_from(args.move_cache_mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX),
+        extrapolate: !args.no_extrapolation,
         progress: Some(&on_progress),
     };
     let solution = pool.install(|| madang_ur_solver::solve(settings, &options))?;
@@ -162,10 +167,11 @@ fn solve(args: SolveArgs) -> Result<(), Failure> {
     let r = &solution.report;
     let size = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
     println!(
-        "solved {name}: {} states, {} sweeps ({:.1} full-table), start {:.10} %, residual {:.1e}, {:.1} s on {} threads, peak memory {}; wrote {} ({:.1} MB, {})",
+        "solved {name}: {} states, {} sweeps ({:.1} full-table, {} extrapolations), start {:.10} %, residual {:.1e}, {:.1} s on {} threads, peak memory {}; wrote {} ({:.1} MB, {})",
         r.states,
         r.sweeps,
         r.full_sweeps,
+        r.extrapolations,
         100.0 * r.start_value,
         r.residual,
         r.seconds,

@@ -26,6 +26,13 @@ fn solve_writes_the_table_where_sim_finds_it() {
     assert!(stdout.contains("peak memory") && stdout.contains("sweeps"), "{stdout}");
     let table = dir.join("ur").join("finkel-2pieces.table");
     assert_eq!(std::fs::metadata(&table).expect("table written").len(), 128 + 2 * 12_990);
+    // Plain sweeps reach the same published start value and say they never extrapolated.
+    let plain = dir.join("plain.table");
+    let plain_arg = plain.to_str().expect("utf-8 path");
+    let out = madang(&["ur", "solve", "--rules", r#"{"pieces":2}"#, "--out", plain_arg, "--no-extrapolation"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("0 extrapolations") && stdout.contains("start 51.8572907496 %"), "{stdout}");
 
     let args = ["sim", "ur", "--rules", r#"{"pieces":2}"#, "--data-dir", data, "--games", "400", "--json"];
     let out = madang(&[&args[..], &["--bots", "perfect,random", "--rotate-seats", "--review"]].concat());

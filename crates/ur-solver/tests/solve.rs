@@ -87,6 +87,36 @@ fn moves_kept_in_part_or_not_at_all_give_the_same_solution() {
     }
 }
 
+/// Extrapolation (`SolveOptions::extrapolate`) only moves where the sweeps start from: with and
+/// without it the 3-piece Finkel solve and a 2-piece Masters-path solve give the same values to
+/// within a few tolerances, and pass the Bellman residual check. It takes fewer position updates
+/// (on one thread, so that the sweeps' order is fixed).
+#[test]
+fn extrapolated_sweeps_reach_the_same_solution_with_fewer_updates() {
+    let blitz = UrSettings { pieces: 2, ..Preset::Blitz.settings() };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    for settings in [finkel(3), blitz] {
+        let [plain, extrapolated] = [false, true].map(|extrapolate| {
+            pool.install(|| solve(settings, &SolveOptions { keep_exact: true, extrapolate, ..Default::default() }))
+                .unwrap()
+        });
+        assert_eq!(plain.report.extrapolations, 0);
+        assert!(extrapolated.report.extrapolations > 0);
+        assert!(
+            extrapolated.report.full_sweeps < plain.report.full_sweeps,
+            "{} against {} full-table sweeps",
+            extrapolated.report.full_sweeps,
+            plain.report.full_sweeps
+        );
+        let (a, b) = (plain.exact.as_ref().unwrap(), extrapolated.exact.as_ref().unwrap());
+        let worst = a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+        // Each solve is within about tolerance / (1 − contraction) of the fixed point.
+        assert!(worst < 1e-11, "largest difference {worst:e}");
+        let r = residual(settings, b).unwrap();
+        assert!(r < madang_ur_solver::DEFAULT_TOLERANCE, "residual {r:e}");
+    }
+}
+
 #[test]
 fn the_16_bit_table_is_within_its_quantisation_step_of_the_f64_values() {
     for pieces in 1..=3 {
