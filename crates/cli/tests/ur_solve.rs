@@ -24,6 +24,7 @@ fn solve_writes_the_table_where_sim_finds_it() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("12990 states") && stdout.contains("start 51.8572907496 %"), "{stdout}");
     assert!(stdout.contains("peak memory") && stdout.contains("sweeps"), "{stdout}");
+    assert!(!stdout.contains(", 0 extrapolations)"), "extrapolation is on by default: {stdout}");
     let table = dir.join("ur").join("finkel-2pieces.table");
     assert_eq!(std::fs::metadata(&table).expect("table written").len(), 128 + 2 * 12_990);
     // Plain sweeps reach the same published start value and say they never extrapolated.
@@ -32,7 +33,7 @@ fn solve_writes_the_table_where_sim_finds_it() {
     let out = madang(&["ur", "solve", "--rules", r#"{"pieces":2}"#, "--out", plain_arg, "--no-extrapolation"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("0 extrapolations") && stdout.contains("start 51.8572907496 %"), "{stdout}");
+    assert!(stdout.contains(", 0 extrapolations)") && stdout.contains("start 51.8572907496 %"), "{stdout}");
 
     let args = ["sim", "ur", "--rules", r#"{"pieces":2}"#, "--data-dir", data, "--games", "400", "--json"];
     let out = madang(&[&args[..], &["--bots", "perfect,random", "--rotate-seats", "--review"]].concat());

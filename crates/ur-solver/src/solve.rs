@@ -10,16 +10,13 @@
 //! residual. A diagonal's values are needed in `f64` only until the diagonal before it is
 //! solved, then they are stored in the table's value type and freed.
 //!
-//! **Extrapolation.** Late in a pair's sweeps the change a sweep makes shrinks by a steady
-//! factor λ per sweep: the error is dominated by one slowly decaying mode (on the 1-against-1
-//! layers of the Bell path λ ≈ −0.75, the sign flipping with the turn that passes back and forth).
-//! Every sweep therefore records each value's change `d` (as `f32`) and estimates λ as
-//! `⟨d_k, d_{k−1}⟩ / ⟨d_{k−1}, d_{k−1}⟩`. When three estimates in a row agree to 10 %, the
-//! remaining error of that mode, `d_k · λ / (1 − λ)` (the tail of the geometric series), is added
-//! to every value at once (Aitken's Δ² extrapolation, applied to the whole vector; at most 64
-//! times a pair). It only moves
-//! the starting point of the next sweeps: a pair still ends on a plain sweep that changes nothing
-//! by more than the tolerance, and its Bellman residual is measured as before.
+//! **Extrapolation** (first-order minimal polynomial extrapolation: one ratio, fitted by least
+//! squares): every sweep records each value's change `d` (as `f32`) and estimates the factor by
+//! which the changes shrink as `λ = ⟨d_k, d_{k−1}⟩ / ⟨d_{k−1}, d_{k−1}⟩`. When the estimate is
+//! steady ([`Extrapolator`]), the rest of the geometric series, `d_k · λ / (1 − λ)`, is added to
+//! every value at once. That only moves where the next sweeps start: a pair still ends on a plain
+//! sweep that changes nothing by more than the tolerance. Why and how much: `docs/ur-solver.md`,
+//! "Extrapolation".
 
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -260,7 +257,7 @@ impl Solver<'_> {
     }
 
     /// One pass over a block: updates in place when `write`; returns the largest change and,
-    /// when the pair records its steps, the sums `⟨d, d_prev⟩` and `⟨d_prev, d_prev⟩`.
+    /// when the pair records its steps, the sums `⟨d_k, d_{k−1}⟩` and `⟨d_{k−1}, d_{k−1}⟩`.
     /// `codes` holds the block's rows' successors ([`Solver::row`]) from an earlier pass of the
     /// same pair, or, when `fill`, is empty and is filled by this one: the successors stay the
     /// same from sweep to sweep, and working them out (the moves, the successors' indices) was
@@ -272,10 +269,10 @@ impl Solver<'_> {
         terms: &mut Vec<Term<'s>>,
         codes: &mut Vec<Code>,
         fill: bool,
-    ) -> Sweep {
-        let Some(values) = &self.layers[block.layer] else { return Sweep::default() };
+    ) -> PassStats {
+        let Some(values) = &self.layers[block.layer] else { return PassStats::default() };
         let steps = if write { self.steps[block.layer].as_deref() } else { None };
-        let (mut dot, mut norm) = (0.0f64, 0.0f64);
+        let (mut dot, mut prev_sq) = (0.0f64, 0.0f64);
         let (_, fb) = self.index.block_dims(block);
         let rolls = self.rules.rolls();
         let mut change = 0.0f64;
@@ -319,18 +316,18 @@ impl Solver<'_> {
                 if let Some(steps) = steps {
                     let before = f64::from(f32::from_bits(steps[at].load(Ordering::Relaxed)));
                     dot += step * before;
-                    norm += before * before;
+                    prev_sq += before * before;
                     steps[at].store((step as f32).to_bits(), Ordering::Relaxed);
                 }
             }
         }
-        Sweep { change, dot, norm }
+        PassStats { change, dot, prev_sq }
     }
 
     /// One pass over a pair's blocks, in parallel. `kept[k]` is block `k`'s successors (see
     /// [`Solver::block`]) or empty; an empty one is worked out and kept if `budget` (bytes)
     /// still allows.
-    fn pass(&self, blocks: &[Block], kept: &mut [Vec<Code>], budget: &AtomicUsize, write: bool) -> Sweep {
+    fn pass(&self, blocks: &[Block], kept: &mut [Vec<Code>], budget: &AtomicUsize, write: bool) -> PassStats {
         blocks
             .par_iter()
             .zip(kept.par_iter_mut())
@@ -351,7 +348,7 @@ impl Solver<'_> {
                     change
                 },
             )
-            .reduce(Sweep::default, Sweep::merge)
+            .reduce(PassStats::default, PassStats::merge)
     }
 
     /// Adds `factor × step` to every value of the layers `ids`, kept inside `[0, 1]`.
@@ -369,25 +366,31 @@ impl Solver<'_> {
 
 /// What one pass over blocks measured.
 #[derive(Clone, Copy, Default)]
-struct Sweep {
+struct PassStats {
     /// The largest change of a value.
     change: f64,
     /// `⟨d_k, d_{k−1}⟩` over the recorded steps.
     dot: f64,
     /// `⟨d_{k−1}, d_{k−1}⟩`.
-    norm: f64,
+    prev_sq: f64,
 }
 
-impl Sweep {
-    fn merge(self, other: Sweep) -> Sweep {
-        Sweep { change: self.change.max(other.change), dot: self.dot + other.dot, norm: self.norm + other.norm }
+impl PassStats {
+    fn merge(self, other: PassStats) -> PassStats {
+        PassStats {
+            change: self.change.max(other.change),
+            dot: self.dot + other.dot,
+            prev_sq: self.prev_sq + other.prev_sq,
+        }
     }
 }
 
-/// Decides when to extrapolate a pair (module docs), from its sweeps' estimates of λ.
+/// Decides when to extrapolate a pair (module docs), from its sweeps' estimates of λ: when the
+/// last three agree to [`Extrapolator::AGREEMENT`], |λ| is below [`Extrapolator::MAX_RATIO`],
+/// the pair is not in its last sweeps and has not used up [`Extrapolator::MAX_PER_PAIR`].
 #[derive(Default)]
 struct Extrapolator {
-    /// The last estimates, newest last; cleared when the values jump.
+    /// The last three estimates at most, newest last; cleared when the values jump.
     estimates: Vec<f64>,
     /// The values jumped before the last sweep, whose step so measures the jump, not the decay.
     jumped: bool,
@@ -397,30 +400,36 @@ struct Extrapolator {
 
 impl Extrapolator {
     /// Estimates agreeing to this relative difference are steady. Chosen by measurement
-    /// (`docs/ur-solver.md`, "Extrapolation"): on the 4-piece Finkel solve 1 % saved 12 % of the
-    /// position updates, 10 % saved 27 %; larger tolerances saved no more.
-    const AGREE: f64 = 0.1;
-    /// Extrapolate only for `|λ|` below this: near 1 the factor `λ / (1 − λ)` magnifies noise.
-    const LARGEST: f64 = 0.98;
+    /// (`docs/ur-solver.md`, "Extrapolation"): on the 4-piece Finkel solve 1 % saved 11 % of the
+    /// position updates and 10 % saved 27 %, with no clear gain beyond (20 %: 29 %, 40 %: 28 %).
+    const AGREEMENT: f64 = 0.1;
+    /// Extrapolate only for `|λ|` below this: near ±1 the mode barely decays and the estimate is
+    /// at its least reliable (near +1 the factor `λ / (1 − λ)` also magnifies its error).
+    const MAX_RATIO: f64 = 0.98;
     /// At most this many per pair, so that plain sweeps always get the last word (the 7-piece
-    /// Finkel solve needs about 8 per pair).
-    const MOST: u32 = 64;
+    /// Finkel solve uses about 8 per pair).
+    const MAX_PER_PAIR: u32 = 64;
+    /// No extrapolation once a sweep's largest change is within this many tolerances: a jump
+    /// there could only cost a sweep.
+    const LATE: f64 = 16.0;
 
-    /// Records a sweep; returns the factor to extrapolate with now, if any.
-    fn sweep(&mut self, sweep: &Sweep) -> Option<f64> {
-        if std::mem::take(&mut self.jumped) || sweep.norm <= 0.0 || self.done >= Self::MOST {
+    /// Records a sweep of a pair solved to `tolerance`; returns the factor to extrapolate with
+    /// now, if any.
+    fn sweep(&mut self, stats: &PassStats, tolerance: f64) -> Option<f64> {
+        if std::mem::take(&mut self.jumped) || stats.prev_sq <= 0.0 {
             self.estimates.clear();
             return None;
         }
-        let lambda = sweep.dot / sweep.norm;
+        let lambda = stats.dot / stats.prev_sq;
+        if self.estimates.len() == 3 {
+            self.estimates.remove(0);
+        }
         self.estimates.push(lambda);
-        let n = self.estimates.len();
-        if n < 3 {
+        if self.estimates.len() < 3 || stats.change <= Self::LATE * tolerance || self.done >= Self::MAX_PER_PAIR {
             return None;
         }
-        let last = &self.estimates[n - 3..];
-        let steady = last.windows(2).all(|w| (w[1] - w[0]).abs() <= Self::AGREE * w[1].abs());
-        if !steady || lambda.abs() >= Self::LARGEST {
+        let steady = self.estimates.windows(2).all(|w| (w[1] - w[0]).abs() <= Self::AGREEMENT * w[1].abs());
+        if !steady || lambda.abs() >= Self::MAX_RATIO {
             return None;
         }
         self.estimates.clear();
@@ -521,17 +530,15 @@ pub fn solve(settings: UrSettings, options: &SolveOptions<'_>) -> Result<Solutio
             let mut sweeps = 0u32;
             let mut extrapolator = Extrapolator::default();
             loop {
-                let sweep = solver.pass(&blocks, &mut kept, &budget, true);
-                let change = sweep.change;
+                let stats = solver.pass(&blocks, &mut kept, &budget, true);
+                let change = stats.change;
                 sweeps += 1;
                 progress(Progress::Sweep { sweep: sweeps, change });
                 if change <= options.tolerance {
                     break;
                 }
-                // Not for the last few sweeps: a jump there could only cost a sweep.
                 if options.extrapolate
-                    && change > 16.0 * options.tolerance
-                    && let Some(factor) = extrapolator.sweep(&sweep)
+                    && let Some(factor) = extrapolator.sweep(&stats, options.tolerance)
                 {
                     solver.extrapolate(&ids, factor);
                     report.extrapolations += 1;
@@ -598,45 +605,55 @@ pub fn residual(settings: UrSettings, values: &[f64]) -> Result<f64, SolverError
 mod tests {
     use super::*;
 
+    /// Far from the tolerance below.
+    const TOLERANCE: f64 = 1e-13;
+
     /// The sums a sweep reports when every step is `lambda` times the one before (of size 1).
-    fn geometric(lambda: f64) -> Sweep {
-        Sweep { change: lambda.abs(), dot: lambda, norm: 1.0 }
+    fn geometric(lambda: f64) -> PassStats {
+        PassStats { change: lambda.abs(), dot: lambda, prev_sq: 1.0 }
     }
 
     #[test]
     fn a_steady_decay_is_extrapolated_to_the_tail_of_its_geometric_series() {
         let mut e = Extrapolator::default();
-        assert_eq!(e.sweep(&geometric(-0.75)), None);
-        assert_eq!(e.sweep(&geometric(-0.75)), None);
+        assert_eq!(e.sweep(&geometric(-0.75), TOLERANCE), None);
+        assert_eq!(e.sweep(&geometric(-0.75), TOLERANCE), None);
         // λ / (1 − λ) for λ = −0.75: −0.75 / 1.75.
-        assert_eq!(e.sweep(&geometric(-0.75)), Some(-0.75 / 1.75));
+        assert_eq!(e.sweep(&geometric(-0.75), TOLERANCE), Some(-0.75 / 1.75));
         // The next sweep measures the jump: ignored, and three fresh estimates are needed.
-        assert_eq!(e.sweep(&geometric(0.5)), None);
-        assert_eq!(e.sweep(&geometric(0.5)), None);
-        assert_eq!(e.sweep(&geometric(0.5)), None);
-        assert_eq!(e.sweep(&geometric(0.5)), Some(1.0));
+        assert_eq!(e.sweep(&geometric(0.5), TOLERANCE), None);
+        assert_eq!(e.sweep(&geometric(0.5), TOLERANCE), None);
+        assert_eq!(e.sweep(&geometric(0.5), TOLERANCE), None);
+        assert_eq!(e.sweep(&geometric(0.5), TOLERANCE), Some(1.0));
     }
 
     #[test]
     fn unsteady_slow_or_unmeasured_decays_are_left_alone() {
         let mut e = Extrapolator::default();
         for lambda in [0.5, 0.6, 0.5, 0.6, 0.5] {
-            assert_eq!(e.sweep(&geometric(lambda)), None, "estimates 20 % apart");
+            assert_eq!(e.sweep(&geometric(lambda), TOLERANCE), None, "estimates 20 % apart");
         }
         let mut e = Extrapolator::default();
         for _ in 0..5 {
-            assert_eq!(e.sweep(&geometric(0.99)), None, "|λ| ≥ 0.98: the factor magnifies noise");
+            assert_eq!(e.sweep(&geometric(0.99), TOLERANCE), None, "|λ| ≥ 0.98: the factor magnifies noise");
         }
         let mut e = Extrapolator::default();
-        e.sweep(&geometric(0.5));
-        e.sweep(&geometric(0.5));
+        e.sweep(&geometric(0.5), TOLERANCE);
+        e.sweep(&geometric(0.5), TOLERANCE);
         // No earlier step (the first sweep, or nothing changed): no estimate, start again.
-        assert_eq!(e.sweep(&Sweep::default()), None);
-        assert_eq!(e.sweep(&geometric(0.5)), None);
+        assert_eq!(e.sweep(&PassStats::default(), TOLERANCE), None);
+        assert_eq!(e.sweep(&geometric(0.5), TOLERANCE), None);
         // After the most a pair may have, never again.
-        let mut e = Extrapolator { done: Extrapolator::MOST, ..Extrapolator::default() };
+        let mut e = Extrapolator { done: Extrapolator::MAX_PER_PAIR, ..Extrapolator::default() };
         for _ in 0..5 {
-            assert_eq!(e.sweep(&geometric(0.5)), None);
+            assert_eq!(e.sweep(&geometric(0.5), TOLERANCE), None);
         }
+        // Nor in a pair's last sweeps; their estimates still count, so a steady one acts at once.
+        let mut e = Extrapolator::default();
+        let late = PassStats { change: 10.0 * TOLERANCE, ..geometric(0.5) };
+        for _ in 0..3 {
+            assert_eq!(e.sweep(&late, TOLERANCE), None);
+        }
+        assert_eq!(e.sweep(&geometric(0.5), TOLERANCE), Some(1.0));
     }
 }

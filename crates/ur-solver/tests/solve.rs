@@ -89,7 +89,8 @@ fn moves_kept_in_part_or_not_at_all_give_the_same_solution() {
 
 /// Extrapolation (`SolveOptions::extrapolate`) only moves where the sweeps start from: with and
 /// without it the 3-piece Finkel solve and a 2-piece Masters-path solve give the same values to
-/// within a few tolerances, and pass the Bellman residual check. It takes fewer position updates
+/// within a few tolerances (each is within about 3 tolerances of the fixed point:
+/// `docs/ur-solver.md`, "Tolerance"), and pass the Bellman residual check. It takes fewer position updates
 /// (on one thread, so that the sweeps' order is fixed).
 #[test]
 fn extrapolated_sweeps_reach_the_same_solution_with_fewer_updates() {
@@ -110,8 +111,9 @@ fn extrapolated_sweeps_reach_the_same_solution_with_fewer_updates() {
         );
         let (a, b) = (plain.exact.as_ref().unwrap(), extrapolated.exact.as_ref().unwrap());
         let worst = a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
-        // Each solve is within about tolerance / (1 − contraction) of the fixed point.
-        assert!(worst < 1e-11, "largest difference {worst:e}");
+        // Each within about 3 tolerances of the fixed point, errors carried from diagonal to
+        // diagonal included: 1e-12 leaves room.
+        assert!(worst < 1e-12, "largest difference {worst:e}");
         let r = residual(settings, b).unwrap();
         assert!(r < madang_ur_solver::DEFAULT_TOLERANCE, "residual {r:e}");
     }
