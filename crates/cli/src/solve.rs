@@ -27,8 +27,8 @@ pub struct SolveArgs {
     /// '{"pieces":3}'.
     #[arg(long, default_value = "{}")]
     rules: String,
-    /// Where to write the table [default: <data-dir>/ur/<rules>.table, where `madang serve` and
-    /// `madang sim` look for it].
+    /// Where to write the table; its folder must exist [default: <data-dir>/ur/<rules>.table,
+    /// where `madang serve` and `madang sim` look for it; that folder is created].
     #[arg(long)]
     out: Option<PathBuf>,
     /// The data directory for the default --out [default: the user's data directory, e.g.
@@ -40,14 +40,14 @@ pub struct SolveArgs {
     threads: Option<usize>,
     /// Stop sweeping a layer pair when no value changes by more than this (win-probability
     /// units).
-    #[arg(long, default_value_t = DEFAULT_TOLERANCE, value_parser = parse_tolerance)]
+    #[arg(long, default_value_t = DEFAULT_TOLERANCE, value_parser = parse_tolerance, allow_hyphen_values = true)]
     tolerance: f64,
     /// How the table stores values: `u16` (16-bit fixed point) or `f32`.
     #[arg(long, default_value = "u16", value_parser = parse_value_type)]
     value_type: ValueType,
     /// MiB the solver may use to keep each block row's moves from one sweep to the next (up to
     /// about twice as fast where they fit; 0 works them out at every sweep).
-    #[arg(long, default_value_t = (DEFAULT_MOVE_CACHE >> 20) as u64)]
+    #[arg(long, default_value_t = (DEFAULT_MOVE_CACHE >> 20) as u64, allow_negative_numbers = true)]
     move_cache_mib: u64,
     /// Sweep plainly: never extrapolate a layer pair's values from the steady decay of its
     /// sweeps' changes (extrapolating takes fewer sweeps to the same tolerance; `docs/ur-solver.md`).
@@ -99,6 +99,9 @@ pub(crate) fn run(command: UrCommand) -> Result<(), Failure> {
 
 fn solve(args: SolveArgs) -> Result<(), Failure> {
     let settings = settings_of(&args.rules, "--rules")?;
+    // Every flag is checked before anything is created on disk.
+    let pool = crate::thread_pool(args.threads)?;
+    let explicit = args.out.is_some();
     let out = match args.out {
         Some(out) => out,
         None => table_path(&crate::data_dir(args.data_dir)?, &settings),
@@ -112,6 +115,11 @@ fn solve(args: SolveArgs) -> Result<(), Failure> {
         .into());
     }
     if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        // The default path's folders are ours to make; a named file's folder must exist, so
+        // that a mistyped --out is an error, not a new directory tree.
+        if explicit && !parent.is_dir() {
+            return Err(anyhow::anyhow!("--out {}: no directory {}", out.display(), parent.display()).into());
+        }
         std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
     }
     // Check that the table's folder takes a file before the solve, which may take minutes.
@@ -120,7 +128,6 @@ fn solve(args: SolveArgs) -> Result<(), Failure> {
     std::fs::write(&probe, b"")
         .with_context(|| format!("--out {}: cannot write in {}", out.display(), folder.display()))?;
     let _ = std::fs::remove_file(&probe);
-    let pool = crate::thread_pool(args.threads)?;
     let name = madang_ur_solver::table_name(&settings);
     let terminal = std::io::stderr().is_terminal();
     let steps = (-args.tolerance.log10() * 10.0).ceil().max(1.0) as u64;

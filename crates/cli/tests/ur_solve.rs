@@ -87,3 +87,30 @@ fn bad_flags_exit_with_status_2() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Bad flags are refused before anything is created on disk, with a message naming the flag
+/// and the value.
+#[test]
+fn bad_flags_create_nothing_and_say_what_is_wrong() {
+    let dir = temp_dir("solve-bad-flags");
+    let missing = dir.join("missing");
+    let missing_out = missing.join("x.table");
+    let data = dir.join("data");
+    let cases: [(Vec<&str>, &str); 4] = [
+        // A mistyped --out folder is an error, not a new directory tree.
+        (vec!["--out", missing_out.to_str().expect("utf-8 path")], "no directory"),
+        (vec!["--threads", "0", "--data-dir", data.to_str().expect("utf-8 path")], "--threads must be at least 1"),
+        // Negative numbers reach the checks that name them (not "unexpected argument '-1'").
+        (vec!["--tolerance", "-1e-13"], "expected a number between 0 and 1"),
+        (vec!["--move-cache-mib", "-1"], "--move-cache-mib"),
+    ];
+    for (flags, message) in cases {
+        let args = [&["ur", "solve", "--rules", r#"{"pieces":1}"#][..], &flags].concat();
+        let out = madang(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flags:?}: {stderr}");
+        assert!(stderr.contains(message), "{flags:?}: {stderr}");
+        assert!(!missing.exists() && !data.exists(), "{flags:?} created a folder");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
