@@ -339,13 +339,13 @@ impl Solver<'_> {
                         return self.block(b, write, terms, kept, false);
                     }
                     scratch.clear();
-                    let change = self.block(b, write, terms, scratch, true);
+                    let stats = self.block(b, write, terms, scratch, true);
                     let bytes = std::mem::size_of_val(scratch.as_slice());
                     if budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(bytes)).is_ok()
                     {
                         kept.clone_from(scratch);
                     }
-                    change
+                    stats
                 },
             )
             .reduce(PassStats::default, PassStats::merge)
