@@ -42,7 +42,8 @@ pub struct View {
 pub(crate) fn build<G: Game>(game: &G, state: &G::State, events: Vec<crate::Event>, end: Option<&End>) -> View {
     let seats = game.seat_names();
     let pieces = serde_json::to_value(game.pieces(state)).unwrap_or(Value::Null);
-    let stats = serde_json::to_value(game.figures(state)).unwrap_or(Value::Null);
+    // The figures appear only in a result, so they are worked out only for one.
+    let stats = || serde_json::to_value(game.figures(state)).unwrap_or(Value::Null);
     let extras: serde_json::Map<String, Value> =
         game.extra_fields(state).into_iter().map(|(k, v)| (k.to_owned(), json!(v))).collect();
     if let Some(end) = end {
@@ -53,7 +54,7 @@ pub(crate) fn build<G: Game>(game: &G, state: &G::State, events: Vec<crate::Even
             awaiting: None,
             legal: Vec::new(),
             pieces,
-            result: Some(end_result(end, &seats, stats)),
+            result: Some(end_result(end, &seats, stats())),
             events,
             extras,
         };
@@ -76,19 +77,20 @@ pub(crate) fn build<G: Game>(game: &G, state: &G::State, events: Vec<crate::Even
     let sides = game.side_names();
     let side = |i: usize| sides.get(i).cloned().unwrap_or_default();
     let result = game.outcome(state).map(|outcome| {
+        let stats = stats();
         let mut result = match outcome {
             Outcome::Winner(s) => json!({ "winner": side(s) }),
             Outcome::Ranking(order) => json!({ "ranking": order.iter().map(|s| side(*s)).collect::<Vec<_>>() }),
             Outcome::Draw => json!({ "draw": true }),
             Outcome::NoResult(reason) => json!({ "no_result": reason }),
         };
-        match (G::FIGURES_IN_RESULT, &stats) {
-            (true, Value::Object(fields)) => {
+        match stats {
+            Value::Object(fields) if G::FIGURES_IN_RESULT => {
                 for (key, value) in fields {
-                    result[key] = value.clone();
+                    result[key] = value;
                 }
             }
-            _ => result["stats"] = stats.clone(),
+            stats => result["stats"] = stats,
         }
         result
     });

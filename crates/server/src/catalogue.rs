@@ -5,6 +5,7 @@
 
 use madang_games::{Describe, Ending, GameInfo, PlayMode, RecordError, Skins, Visitor};
 use serde_json::{Value, json};
+use std::sync::OnceLock;
 
 /// A game's declaration, as the server needs it without the game's type.
 struct Info;
@@ -17,8 +18,18 @@ impl Visitor for Info {
 }
 
 /// The declaration of `game` (`None` for an unknown game).
-fn info(game: &str) -> Option<GameInfo> {
-    madang_games::visit(game, &json!({}), None, Info).ok()
+///
+/// Declarations are built once per process: a room's snapshot asks for them on every move, and
+/// building one constructs the game's engine from default rules.
+fn info(game: &str) -> Option<&'static GameInfo> {
+    static INFOS: OnceLock<Vec<(&'static str, GameInfo)>> = OnceLock::new();
+    let infos = INFOS.get_or_init(|| {
+        madang_games::GAMES
+            .iter()
+            .filter_map(|&name| madang_games::visit(name, &json!({}), None, Info).ok().map(|info| (name, info)))
+            .collect()
+    });
+    infos.iter().find(|(name, _)| *name == game).map(|(_, info)| info)
 }
 
 /// Whether a game's `pieces` lists pieces by id (so annotated moves can name them).
@@ -28,7 +39,7 @@ pub fn pieces_by_id(game: &str) -> bool {
 
 /// The skins `game` offers (`None` for a game without, or an unknown game).
 pub fn skins(game: &str) -> Option<Skins> {
-    info(game).and_then(|i| i.skins)
+    info(game).and_then(|i| i.skins.clone())
 }
 
 /// Whether a finished game of `game` earns experience, coins and achievements (its declaration's

@@ -887,6 +887,17 @@ impl LiveGame {
             .collect();
         let finished = core.finished.unwrap_or(core.updated);
         let mut rows = Vec::new();
+        // One play, its steps shared by every player: only whose view it is changes.
+        let mut play = Play {
+            game: self.game.clone(),
+            rules: self.rules.clone(),
+            seats: self.seats.len(),
+            mine: Vec::new(),
+            opponents: Vec::new(),
+            outcome: String::new(),
+            resigned: false,
+            steps,
+        };
         for player in self.participants() {
             let Some(outcome) = self.outcome_for(core, &player) else { continue };
             let held: Vec<usize> =
@@ -908,16 +919,10 @@ impl LiveGame {
                 end.reason == EndReason::Resign
                     && self.seats.iter().position(|s| s.name == end.by).is_some_and(|i| my_sides.contains(&side_of(i)))
             });
-            let play = Play {
-                game: self.game.clone(),
-                rules: self.rules.clone(),
-                seats: self.seats.len(),
-                mine,
-                opponents,
-                outcome: outcome.to_owned(),
-                resigned,
-                steps: steps.clone(),
-            };
+            play.mine = mine;
+            play.opponents = opponents;
+            outcome.clone_into(&mut play.outcome);
+            play.resigned = resigned;
             let award = award(&play);
             if award.xp == 0 {
                 continue;
