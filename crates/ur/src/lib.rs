@@ -508,6 +508,10 @@ pub struct Ur {
     settings: UrSettings,
     geometry: Geometry,
     tiles: [Vec<Tile>; 2],
+    /// `guards[seat]`: the opponent's path squares that lie on one of `seat`'s rosettes (the
+    /// shared ones), so a piece there makes that rosette a square `seat` cannot land on when
+    /// rosettes are safe.
+    guards: [u32; 2],
 }
 
 /// The result of moving one piece, before it is applied.
@@ -520,11 +524,15 @@ struct Landing {
 impl Ur {
     /// The rules for `settings`.
     pub fn from_settings(settings: UrSettings) -> Ur {
-        Ur {
-            settings,
-            geometry: Geometry::new(settings.path),
-            tiles: [path_tiles(settings.path, 0), path_tiles(settings.path, 1)],
-        }
+        let geometry = Geometry::new(settings.path);
+        let guards = [0, 1].map(|seat: usize| {
+            (1..=geometry.len)
+                .filter(|&k| geometry.rosettes[seat] & (1 << k) != 0)
+                .map(|k| geometry.opponent_square[seat][k as usize])
+                .filter(|&square| square != 0)
+                .fold(0u32, |bits, square| bits | 1 << square)
+        });
+        Ur { settings, geometry, tiles: [path_tiles(settings.path, 0), path_tiles(settings.path, 1)], guards }
     }
 
     /// The rule values in force.
@@ -619,7 +627,8 @@ impl Ur {
         let on_path_or_off = (1u32 << (self.geometry.len + 2)) - 2;
         let mut destinations = (sources << roll) & on_path_or_off & !side.board;
         if self.settings.safe_rosettes {
-            let mut opponent = state.sides[1 - seat].board;
+            // Only the opponent's pieces on shared rosettes can guard a destination.
+            let mut opponent = state.sides[1 - seat].board & self.guards[seat];
             let mut opponent_here = 0u32;
             while opponent != 0 {
                 let square = opponent.trailing_zeros() as usize;
