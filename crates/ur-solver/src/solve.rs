@@ -149,12 +149,27 @@ struct Term<'a> {
 }
 
 impl Term<'_> {
+    /// `best[rank] = max(best[rank], a + sign × cells[start + rank × stride])` (or `a` for a
+    /// constant) for every opponent rank of a row: one term at a time, so each load walks one
+    /// steady stride that the prefetcher follows.
     #[inline]
-    fn value(&self, rank: usize) -> f64 {
-        if self.cells.is_empty() {
-            return self.a;
+    fn max_into(&self, best: &mut [f64]) {
+        if self.cells.is_empty() || self.stride == 0 {
+            let v = match self.cells.get(self.start) {
+                Some(cell) => self.a + self.sign * load(cell),
+                None => self.a,
+            };
+            for b in best {
+                *b = if v > *b { v } else { *b };
+            }
+            return;
         }
-        self.a + self.sign * load(&self.cells[self.start.wrapping_add(rank.wrapping_mul(self.stride))])
+        let cells = self.cells[self.start..].iter().step_by(self.stride);
+        for (b, cell) in best.iter_mut().zip(cells) {
+            // Not `f64::max`: values are never NaN, and this is one `maxsd`.
+            let v = self.a + self.sign * load(cell);
+            *b = if v > *b { v } else { *b };
+        }
     }
 }
 
@@ -269,6 +284,7 @@ impl Solver<'_> {
         terms: &mut Vec<Term<'s>>,
         codes: &mut Vec<Code>,
         fill: bool,
+        row: &mut RowScratch,
     ) -> PassStats {
         let Some(values) = &self.layers[block.layer] else { return PassStats::default() };
         let steps = if write { self.steps[block.layer].as_deref() } else { None };
@@ -293,19 +309,26 @@ impl Solver<'_> {
                 at += count;
                 *end = terms.len();
             }
-            for &opp_rank in &self.orders[block.b] {
-                let mut total = 0.0;
-                let mut begin = 0;
-                for (r, &(_, p)) in rolls.iter().enumerate() {
-                    let mut best = 0.0f64;
-                    for t in &terms[begin..ends[r]] {
-                        // Not `f64::max`: values are never NaN, and this is one `maxsd`.
-                        let v = t.value(opp_rank);
-                        best = if v > best { v } else { best };
-                    }
-                    begin = ends[r];
-                    total += p * best;
+            // The row's new values, term by term over all opponent ranks (a row's cells are
+            // read before any of them is written: a row is a Jacobi step inside a Gauss-Seidel
+            // sweep, and the fixed point is the same).
+            let RowScratch { best, totals } = row;
+            totals.clear();
+            totals.resize(fb, 0.0);
+            let mut begin = 0;
+            for (r, &(_, p)) in rolls.iter().enumerate() {
+                best.clear();
+                best.resize(fb, 0.0);
+                for t in &terms[begin..ends[r]] {
+                    t.max_into(best);
                 }
+                begin = ends[r];
+                for (total, best) in totals.iter_mut().zip(best.iter()) {
+                    *total += p * best;
+                }
+            }
+            // Written in index order: the row is one run of cells.
+            for (opp_rank, &total) in totals.iter().enumerate() {
                 let at = start + me_rank * fb + opp_rank;
                 let cell = &values[at];
                 let step = total - load(cell);
@@ -333,13 +356,13 @@ impl Solver<'_> {
             .zip(kept.par_iter_mut())
             .with_min_len(4)
             .map_init(
-                || (Vec::new(), Vec::new()),
-                |(terms, scratch), (b, kept)| {
+                || (Vec::new(), Vec::new(), RowScratch::default()),
+                |(terms, scratch, row), (b, kept)| {
                     if !kept.is_empty() {
-                        return self.block(b, write, terms, kept, false);
+                        return self.block(b, write, terms, kept, false, row);
                     }
                     scratch.clear();
-                    let stats = self.block(b, write, terms, scratch, true);
+                    let stats = self.block(b, write, terms, scratch, true, row);
                     let bytes = std::mem::size_of_val(scratch.as_slice());
                     if budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(bytes)).is_ok()
                     {
@@ -362,6 +385,14 @@ impl Solver<'_> {
             });
         }
     }
+}
+
+/// A block row's working values, kept between rows: per opponent rank, the best term of the
+/// roll being summed and the roll-weighted total so far.
+#[derive(Default)]
+struct RowScratch {
+    best: Vec<f64>,
+    totals: Vec<f64>,
 }
 
 /// What one pass over blocks measured.
