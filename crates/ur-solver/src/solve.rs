@@ -155,15 +155,18 @@ impl Term<'_> {
     #[inline]
     fn max_into(&self, best: &mut [f64]) {
         if self.cells.is_empty() || self.stride == 0 {
-            let v = match self.cells.get(self.start) {
-                Some(cell) => self.a + self.sign * load(cell),
-                None => self.a,
-            };
+            let v = if self.cells.is_empty() { self.a } else { self.a + self.sign * load(&self.cells[self.start]) };
             for b in best {
                 *b = if v > *b { v } else { *b };
             }
             return;
         }
+        // Every rank's cell exists (codes are built from valid successors), so the walk below
+        // covers all of `best`.
+        debug_assert!(
+            best.is_empty() || self.start + (best.len() - 1) * self.stride < self.cells.len(),
+            "a successor's cells end before the row's last rank"
+        );
         let cells = self.cells[self.start..].iter().step_by(self.stride);
         for (b, cell) in best.iter_mut().zip(cells) {
             // Not `f64::max`: values are never NaN, and this is one `maxsd`.
