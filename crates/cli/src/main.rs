@@ -140,12 +140,19 @@ fn run(cli: Cli) -> Result<(), Failure> {
     }
 }
 
+/// The most worker threads `--threads` may ask for: far more than any machine's cores, and few
+/// enough that starting them takes no noticeable time (100,000 took seconds and hundreds of MB).
+const MAX_THREADS: usize = 1024;
+
 /// The worker threads of `--threads` (default: every core).
 pub(crate) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Failure> {
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = threads {
         if threads == 0 {
             return Err(anyhow::anyhow!("--threads must be at least 1").into());
+        }
+        if threads > MAX_THREADS {
+            return Err(anyhow::anyhow!("--threads must be at most {MAX_THREADS}, got {threads}").into());
         }
         pool = pool.num_threads(threads);
     }

@@ -9,7 +9,7 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use madang_ur::{Ur, UrSettings};
-use madang_ur_solver::{DEFAULT_MOVE_CACHE, DEFAULT_TOLERANCE, Progress, SolveOptions, ValueType};
+use madang_ur_solver::{DEFAULT_MOVE_CACHE, DEFAULT_TOLERANCE, MIN_TOLERANCE, Progress, SolveOptions, ValueType};
 
 use crate::Failure;
 
@@ -39,7 +39,7 @@ pub struct SolveArgs {
     #[arg(long)]
     threads: Option<usize>,
     /// Stop sweeping a layer pair when no value changes by more than this (win-probability
-    /// units).
+    /// units, at least 1e-14).
     #[arg(long, default_value_t = DEFAULT_TOLERANCE, value_parser = parse_tolerance, allow_hyphen_values = true)]
     tolerance: f64,
     /// How the table stores values: `u16` (16-bit fixed point) or `f32`.
@@ -57,7 +57,11 @@ pub struct SolveArgs {
 
 fn parse_tolerance(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(t) if t > 0.0 && t < 1.0 => Ok(t),
+        Ok(t) if (MIN_TOLERANCE..1.0).contains(&t) => Ok(t),
+        Ok(t) if t > 0.0 && t < MIN_TOLERANCE => Err(format!(
+            "{text:?} is below {MIN_TOLERANCE:e}, the smallest change f64 sweeps are sure to settle under \
+             (their own rounding is about 1e-16); the default is {DEFAULT_TOLERANCE:e}"
+        )),
         _ => Err(format!("expected a number between 0 and 1 (win-probability units, e.g. 1e-12), got {text:?}")),
     }
 }

@@ -213,7 +213,7 @@ fn bad_input_exits_2_naming_the_problem() {
         (search(&["--rules", "nope"]), "--rules is not JSON"),
         (
             vec!["lab", "search", "dice-poker", "--bots", "random", "--options", "board"],
-            "lists 1 bots but the game has 2 seats",
+            "lists 1 bot but the game has 2 seats",
         ),
         (
             vec!["lab", "search", "dice-poker", "--bots", "random,wizard", "--options", "board"],

@@ -53,7 +53,12 @@ fn text_report_names_seats_bots_and_timing() {
 #[test]
 fn bad_input_exits_2_naming_the_problem() {
     let cases: &[(&[&str], &str)] = &[
-        (&["sim", "ur", "--bots", "random"], "lists 1 bots but the game has 2 seats"),
+        (&["sim", "ur", "--bots", "random"], "lists 1 bot but the game has 2 seats"),
+        (
+            &["sim", "yut", "--bots", "hard,easy*3"],
+            "lists 4 bots but the game has 2 seats (A, B); use NAME*N for repeats, or --players N",
+        ),
+        (&["sim", "ur", "--threads", "100000"], "--threads must be at most 1024, got 100000"),
         (&["sim", "ur", "--bots", "random,wizard"], "unknown bot \"wizard\""),
         (&["sim", "ur", "--bots", "random,expectimax:0"], "depth must be"),
         (&["sim", "ur", "--bots", "random*x"], "bad repeat count"),

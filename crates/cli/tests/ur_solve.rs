@@ -96,13 +96,15 @@ fn bad_flags_create_nothing_and_say_what_is_wrong() {
     let missing = dir.join("missing");
     let missing_out = missing.join("x.table");
     let data = dir.join("data");
-    let cases: [(Vec<&str>, &str); 4] = [
+    let cases: [(Vec<&str>, &str); 5] = [
         // A mistyped --out folder is an error, not a new directory tree.
         (vec!["--out", missing_out.to_str().expect("utf-8 path")], "no directory"),
         (vec!["--threads", "0", "--data-dir", data.to_str().expect("utf-8 path")], "--threads must be at least 1"),
         // Negative numbers reach the checks that name them (not "unexpected argument '-1'").
         (vec!["--tolerance", "-1e-13"], "expected a number between 0 and 1"),
         (vec!["--move-cache-mib", "-1"], "--move-cache-mib"),
+        // Below what f64 sweeps settle to: a solve that would never end is refused at once.
+        (vec!["--tolerance", "2e-16"], "is below 1e-14"),
     ];
     for (flags, message) in cases {
         let args = [&["ur", "solve", "--rules", r#"{"pieces":1}"#][..], &flags].concat();

@@ -272,7 +272,11 @@ pub struct LossTotals {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SimError {
     /// The bot list does not have one bot per seat.
-    #[error("--bots lists {given} bots but the game has {seats} seats ({names}); use NAME*N for repeats")]
+    #[error(
+        "--bots lists {given} {} but the game has {seats} seats ({names}); use NAME*N for repeats, or --players N \
+         for another seat count where the rules allow one",
+        if *.given == 1 { "bot" } else { "bots" }
+    )]
     BotCount {
         /// Bots given.
         given: usize,

@@ -34,6 +34,11 @@ use crate::table::{Header, Table, ValueType, Values};
 /// (1e-9 percentage points).
 pub const DEFAULT_TOLERANCE: f64 = 1e-13;
 
+/// The smallest tolerance a solve accepts. Values are `f64` in `[0, 1]`, whose own rounding is
+/// about 1e-16 per update; below about 5e-16 a sweep's largest change need never fall under the
+/// tolerance (a 1-piece solve with 2e-16 sweeps forever), so a margin above that is required.
+pub const MIN_TOLERANCE: f64 = 1e-14;
+
 /// The default [`SolveOptions::move_cache`]: 1 GiB, more than any pair of the Finkel and Blitz
 /// solves needs (their whole solves peak at 0.81 and 0.76 GiB); for Masters it bounds what the
 /// kept moves add to the peak (`docs/ur-solver.md`, "Memory").
@@ -477,9 +482,9 @@ impl Extrapolator {
 ///
 /// # Errors
 /// [`SolverError::Unsupported`] for settings the index does not handle, [`SolverError::BadTolerance`]
-/// for a tolerance that is not a positive number.
+/// for a tolerance that is not a number in `[MIN_TOLERANCE, 1)`.
 pub fn solve(settings: UrSettings, options: &SolveOptions<'_>) -> Result<Solution, SolverError> {
-    if !(options.tolerance > 0.0 && options.tolerance < 1.0) {
+    if !(options.tolerance >= MIN_TOLERANCE && options.tolerance < 1.0) {
         return Err(SolverError::BadTolerance(options.tolerance));
     }
     let started = Instant::now();
