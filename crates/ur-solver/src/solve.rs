@@ -18,6 +18,7 @@
 //! sweep that changes nothing by more than the tolerance. Why and how much: `docs/ur-solver.md`,
 //! "Extrapolation".
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -43,6 +44,9 @@ pub const MIN_TOLERANCE: f64 = 1e-14;
 /// solves needs (their whole solves peak at 0.81 and 0.76 GiB); for Masters it bounds what the
 /// kept moves add to the peak (`docs/ur-solver.md`, "Memory").
 pub const DEFAULT_MOVE_CACHE: usize = 1 << 30;
+
+/// Positions a thread takes at a time in a sweep (whole blocks).
+const RUN: usize = 1024;
 
 /// What [`solve`] reports while it works.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -357,29 +361,51 @@ impl Solver<'_> {
 
     /// One pass over a pair's blocks, in parallel. `kept[k]` is block `k`'s successors (see
     /// [`Solver::block`]) or empty; an empty one is worked out and kept if `budget` (bytes)
-    /// still allows.
-    fn pass(&self, blocks: &[Block], kept: &mut [Vec<Code>], budget: &AtomicUsize, write: bool) -> PassStats {
-        blocks
-            .par_iter()
-            .zip(kept.par_iter_mut())
-            .with_min_len(4)
-            .map_init(
-                || (Vec::new(), Vec::new(), RowScratch::default()),
-                |(terms, scratch, row), (b, kept)| {
-                    if !kept.is_empty() {
-                        return self.block(b, write, terms, kept, false, row);
-                    }
-                    scratch.clear();
-                    let stats = self.block(b, write, terms, scratch, true, row);
-                    let bytes = std::mem::size_of_val(scratch.as_slice());
-                    if budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(bytes)).is_ok()
-                    {
-                        kept.clone_from(scratch);
-                    }
-                    stats
-                },
-            )
-            .reduce(PassStats::default, PassStats::merge)
+    /// still allows. The threads take the blocks in order, a run at a time from one shared
+    /// counter, so that every block comes after those before it in the list (see [`solve`]'s
+    /// order) whichever thread takes it.
+    fn pass(
+        &self,
+        blocks: &[Block],
+        runs: &[usize],
+        kept: &mut [Vec<Code>],
+        budget: &AtomicUsize,
+        write: bool,
+    ) -> PassStats {
+        let kept: Vec<Mutex<&mut Vec<Code>>> = kept.iter_mut().map(Mutex::new).collect();
+        let next = AtomicUsize::new(0);
+        rayon::broadcast(|_| {
+            let (mut terms, mut scratch, mut row) = (Vec::new(), Vec::new(), RowScratch::default());
+            let mut stats = PassStats::default();
+            loop {
+                let run = next.fetch_add(1, Ordering::Relaxed);
+                if run + 1 >= runs.len() {
+                    return stats;
+                }
+                for k in runs[run]..runs[run + 1] {
+                    let b = &blocks[k];
+                    // Each block is handed out once: the lock is never contended.
+                    let mut kept = kept[k].lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    let block_stats = if kept.is_empty() {
+                        scratch.clear();
+                        let block_stats = self.block(b, write, &mut terms, &mut scratch, true, &mut row);
+                        let bytes = std::mem::size_of_val(scratch.as_slice());
+                        if budget
+                            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(bytes))
+                            .is_ok()
+                        {
+                            kept.clone_from(&scratch);
+                        }
+                        block_stats
+                    } else {
+                        self.block(b, write, &mut terms, &mut kept, false, &mut row)
+                    };
+                    stats = stats.merge(block_stats);
+                }
+            }
+        })
+        .into_iter()
+        .fold(PassStats::default(), PassStats::merge)
     }
 
     /// Adds `factor × step` to every value of the layers `ids`, kept inside `[0, 1]`.
@@ -563,13 +589,27 @@ pub fn solve(settings: UrSettings, options: &SolveOptions<'_>) -> Result<Solutio
                 }
                 blocks.extend(index.blocks(id));
             }
+            // Runs of consecutive blocks of at least RUN positions: the unit a thread takes.
+            let mut runs = vec![0];
+            let mut size = 0;
+            for (k, b) in blocks.iter().enumerate() {
+                let (fa, fb) = index.block_dims(b);
+                size += fa * fb;
+                if size >= RUN {
+                    runs.push(k + 1);
+                    size = 0;
+                }
+            }
+            if *runs.last().unwrap_or(&0) != blocks.len() {
+                runs.push(blocks.len());
+            }
             progress(Progress::Pair { done, total: total_pairs, layer: (m, o), states });
             let mut kept = vec![Vec::new(); blocks.len()];
             let budget = AtomicUsize::new(options.move_cache);
             let mut sweeps = 0u32;
             let mut extrapolator = Extrapolator::default();
             loop {
-                let stats = solver.pass(&blocks, &mut kept, &budget, true);
+                let stats = solver.pass(&blocks, &runs, &mut kept, &budget, true);
                 let change = stats.change;
                 sweeps += 1;
                 progress(Progress::Sweep { sweep: sweeps, change });
@@ -586,7 +626,7 @@ pub fn solve(settings: UrSettings, options: &SolveOptions<'_>) -> Result<Solutio
             for &id in &ids {
                 solver.steps[id] = None;
             }
-            let residual = solver.pass(&blocks, &mut kept, &budget, false).change;
+            let residual = solver.pass(&blocks, &runs, &mut kept, &budget, false).change;
             progress(Progress::PairDone { sweeps, residual });
             report.sweeps += u64::from(sweeps);
             report.residual = report.residual.max(residual);
