@@ -199,14 +199,17 @@ pub fn draw_weighted(stream: &mut Stream, weights: impl Iterator<Item = u64> + C
         Ok(small) => u64::from(uniform_below(stream, small)),
         Err(_) => uniform_below_u64(stream, total),
     };
+    // The first index whose cumulative weight exceeds `u` is the number of cumulative weights
+    // at or below it: counted without a branch on the draw, which a processor cannot predict
+    // (on random Ur games the early exit mispredicted often enough to cost about a tenth of the
+    // playout's time).
     let mut cumulative = 0u64;
-    for (i, w) in weights.enumerate() {
+    let mut index = 0;
+    for w in weights {
         cumulative += w;
-        if u < cumulative {
-            return Some(i);
-        }
+        index += usize::from(u >= cumulative);
     }
-    None
+    Some(index)
 }
 
 #[cfg(test)]

@@ -52,6 +52,16 @@ impl Dice {
         }
     }
 
+    /// [`Dice::outcomes`] as a roll's chance outcomes (`roll N` actions with their weights), so
+    /// that a chance node copies them instead of building them.
+    fn roll_actions(self) -> &'static [(UrAction, u64)] {
+        use UrAction::Roll;
+        match self {
+            Dice::FourBinary => &[(Roll(0), 1), (Roll(1), 4), (Roll(2), 6), (Roll(3), 4), (Roll(4), 1)],
+            Dice::ThreeBinaryZeroIsFour => &[(Roll(1), 3), (Roll(2), 3), (Roll(3), 1), (Roll(4), 1)],
+        }
+    }
+
     /// The weight of `roll`, 0 when the dice cannot show it.
     pub fn weight(self, roll: u8) -> u64 {
         match (self, roll) {
@@ -711,7 +721,7 @@ impl Game for Ur {
     fn chance_outcomes(&self, state: &UrState, out: &mut Vec<(UrAction, u64)>) {
         out.clear();
         if state.phase == Phase::Roll {
-            out.extend(self.settings.dice.outcomes().iter().map(|&(r, w)| (UrAction::Roll(r), w)));
+            out.extend_from_slice(self.settings.dice.roll_actions());
         }
     }
 

@@ -135,6 +135,16 @@ fn a_rolls_weight_is_the_one_its_dice_list() {
             let listed = dice.outcomes().iter().find(|(r, _)| *r == roll).map_or(0, |(_, w)| *w);
             assert_eq!(listed, expected, "{dice:?} roll {roll}");
         }
+        // A chance node offers exactly the possible rolls, ascending, with those weights.
+        let options = UrOptions { dice: Some(dice), ..UrOptions::default() };
+        let game = Ur::new(&options, None).expect("rules with these dice");
+        let mut offered = Vec::new();
+        game.chance_outcomes(&game.initial_state(), &mut offered);
+        let wanted: Vec<(UrAction, u64)> = (0..=4u8)
+            .filter(|&r| weights[usize::from(r)] > 0)
+            .map(|r| (UrAction::Roll(r), weights[usize::from(r)]))
+            .collect();
+        assert_eq!(offered, wanted, "{dice:?}");
     }
 }
 

@@ -761,8 +761,17 @@ impl Yut {
     pub fn seat_at(&self, state: &YutState, position: u8) -> (usize, usize) {
         let sides = self.side_count();
         let p = usize::from(position);
-        let side = state.order.get(p % sides).copied().map_or(p % sides, usize::from);
-        (side, p / sides)
+        // `(p % sides, p / sides)`; the rotation is at most two rounds of the sides (a team has
+        // two members), so the divisions (a fair part of a random playout's time) are rarely needed.
+        let (slot, member) = if p < sides {
+            (p, 0)
+        } else if p < 2 * sides {
+            (p - sides, 1)
+        } else {
+            (p % sides, p / sides)
+        };
+        let side = state.order.get(slot).copied().map_or(slot, usize::from);
+        (side, member)
     }
 
     fn rotation_len(&self) -> u8 {
