@@ -45,7 +45,8 @@ pub const MIN_TOLERANCE: f64 = 1e-14;
 /// kept moves add to the peak (`docs/ur-solver.md`, "Memory").
 pub const DEFAULT_MOVE_CACHE: usize = 1 << 30;
 
-/// Positions a thread takes at a time in a sweep (whole blocks).
+/// Positions a thread takes at a time in a sweep: whole blocks, at least this many but for a
+/// pair's last run ([`runs`]).
 const RUN: usize = 1024;
 
 /// What [`solve`] reports while it works.
@@ -361,9 +362,9 @@ impl Solver<'_> {
 
     /// One pass over a pair's blocks, in parallel. `kept[k]` is block `k`'s successors (see
     /// [`Solver::block`]) or empty; an empty one is worked out and kept if `budget` (bytes)
-    /// still allows. The threads take the blocks in order, a run at a time from one shared
-    /// counter, so that every block comes after those before it in the list (see [`solve`]'s
-    /// order) whichever thread takes it.
+    /// still allows. The threads take runs of blocks ([`runs`]) in list order from one shared
+    /// counter: a run starts only after every run before it has started, whichever thread
+    /// takes it, and as many runs as threads are under way at a time.
     fn pass(
         &self,
         blocks: &[Block],
@@ -385,8 +386,8 @@ impl Solver<'_> {
                 for k in runs[run]..runs[run + 1] {
                     let b = &blocks[k];
                     // Each block is handed out once: the lock is never contended.
-                    let mut kept = kept[k].lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                    let block_stats = if kept.is_empty() {
+                    let mut codes = kept[k].lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    let block_stats = if codes.is_empty() {
                         scratch.clear();
                         let block_stats = self.block(b, write, &mut terms, &mut scratch, true, &mut row);
                         let bytes = std::mem::size_of_val(scratch.as_slice());
@@ -394,11 +395,11 @@ impl Solver<'_> {
                             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(bytes))
                             .is_ok()
                         {
-                            kept.clone_from(&scratch);
+                            codes.clone_from(&scratch);
                         }
                         block_stats
                     } else {
-                        self.block(b, write, &mut terms, &mut kept, false, &mut row)
+                        self.block(b, write, &mut terms, &mut codes, false, &mut row)
                     };
                     stats = stats.merge(block_stats);
                 }
@@ -504,7 +505,31 @@ impl Extrapolator {
     }
 }
 
+/// The runs of consecutive blocks a sweep hands out, from the blocks' sizes in positions: run
+/// `r` is blocks `runs[r] .. runs[r + 1]`, of at least [`RUN`] positions but for the last. The
+/// runs cover every block once; no blocks, no runs (`[0]`).
+fn runs(sizes: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut runs = vec![0];
+    let (mut size, mut blocks) = (0, 0);
+    for s in sizes {
+        blocks += 1;
+        size += s;
+        if size >= RUN {
+            runs.push(blocks);
+            size = 0;
+        }
+    }
+    if runs.last() != Some(&blocks) {
+        runs.push(blocks);
+    }
+    runs
+}
+
 /// Solves the rules `settings`.
+///
+/// Sweeps run on the current rayon pool (the global one outside [`rayon::ThreadPool::install`])
+/// with [`rayon::broadcast`]: every thread of the pool takes part, so call it where no thread of
+/// that pool is blocked outside rayon (on a lock the caller holds, say), or it waits for it.
 ///
 /// # Errors
 /// [`SolverError::Unsupported`] for settings the index does not handle, [`SolverError::BadTolerance`]
@@ -589,20 +614,10 @@ pub fn solve(settings: UrSettings, options: &SolveOptions<'_>) -> Result<Solutio
                 }
                 blocks.extend(index.blocks(id));
             }
-            // Runs of consecutive blocks of at least RUN positions: the unit a thread takes.
-            let mut runs = vec![0];
-            let mut size = 0;
-            for (k, b) in blocks.iter().enumerate() {
+            let runs = runs(blocks.iter().map(|b| {
                 let (fa, fb) = index.block_dims(b);
-                size += fa * fb;
-                if size >= RUN {
-                    runs.push(k + 1);
-                    size = 0;
-                }
-            }
-            if *runs.last().unwrap_or(&0) != blocks.len() {
-                runs.push(blocks.len());
-            }
+                fa * fb
+            }));
             progress(Progress::Pair { done, total: total_pairs, layer: (m, o), states });
             let mut kept = vec![Vec::new(); blocks.len()];
             let budget = AtomicUsize::new(options.move_cache);
@@ -690,6 +705,19 @@ mod tests {
     /// The sums a sweep reports when every step is `lambda` times the one before (of size 1).
     fn geometric(lambda: f64) -> PassStats {
         PassStats { change: lambda.abs(), dot: lambda, prev_sq: 1.0 }
+    }
+
+    #[test]
+    fn runs_cover_every_block_once_in_order_with_at_least_run_positions_but_the_last() {
+        assert_eq!(runs(std::iter::empty()), [0]);
+        // One block of any size is one run.
+        assert_eq!(runs([1].into_iter()), [0, 1]);
+        assert_eq!(runs([RUN * 3].into_iter()), [0, 1]);
+        // Blocks of RUN / 2: two to a run; an odd one out is a short last run.
+        assert_eq!(runs([RUN / 2; 4].into_iter()), [0, 2, 4]);
+        assert_eq!(runs([RUN / 2; 5].into_iter()), [0, 2, 4, 5]);
+        // A run closes at the block that reaches RUN: 1 + (RUN − 1), then RUN, then 1 left over.
+        assert_eq!(runs([1, RUN - 1, RUN, 1].into_iter()), [0, 2, 3, 4]);
     }
 
     #[test]

@@ -762,7 +762,7 @@ impl Yut {
         let sides = self.side_count();
         let p = usize::from(position);
         // `(p % sides, p / sides)`; the rotation is at most two rounds of the sides (a team has
-        // two members), so the divisions (a fair part of a random playout's time) are rarely needed.
+        // two members), so a valid state never needs the divisions.
         let (slot, member) = if p < sides {
             (p, 0)
         } else if p < 2 * sides {
