@@ -266,7 +266,12 @@ fn text(r: &SearchReport, tables: &[(Value, Exact)]) -> String {
     if exact {
         out += "exact first mover: its winning chance at the start under perfect play, from the solved table\n";
     }
-    out +=
-        &format!("{} games in {} looks, {:.1} s on {} threads\n", r.games_played, r.looks_made, r.seconds, r.threads);
+    out += &format!(
+        "{} games in {} looks, {:.1} s on {}\n",
+        r.games_played,
+        r.looks_made,
+        r.seconds,
+        crate::threads(r.threads)
+    );
     out
 }

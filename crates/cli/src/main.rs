@@ -144,6 +144,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
 /// enough that starting them takes no noticeable time (100,000 took seconds and hundreds of MB).
 const MAX_THREADS: usize = 1024;
 
+/// `1 thread` or `N threads`, for the summaries.
+pub(crate) fn threads(n: usize) -> String {
+    if n == 1 { "1 thread".to_owned() } else { format!("{n} threads") }
+}
+
 /// The worker threads of `--threads` (default: every core).
 pub(crate) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Failure> {
     let mut pool = rayon::ThreadPoolBuilder::new();

@@ -505,7 +505,7 @@ fn text_report(r: &SimReport) -> String {
     }
     out += &quality_lines(&r.quality);
     let t = &r.timing;
-    out += &format!("timing: {:.3} s, {:.0} games/s on {} threads\n", t.seconds, t.games_per_second, t.threads);
+    out += &format!("timing: {:.3} s, {:.0} games/s on {}\n", t.seconds, t.games_per_second, crate::threads(t.threads));
     for d in &t.decisions {
         out += &format!(
             "  {}: {} decisions, mean {:.1} µs, p50 {:.1} µs, p99 {:.1} µs, max {:.1} µs\n",

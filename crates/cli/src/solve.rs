@@ -9,7 +9,9 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use madang_ur::{Ur, UrSettings};
-use madang_ur_solver::{DEFAULT_MOVE_CACHE, DEFAULT_TOLERANCE, MIN_TOLERANCE, Progress, SolveOptions, ValueType};
+use madang_ur_solver::{
+    DEFAULT_MOVE_CACHE, DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, Progress, SolveOptions, ValueType,
+};
 
 use crate::Failure;
 
@@ -39,7 +41,7 @@ pub struct SolveArgs {
     #[arg(long)]
     threads: Option<usize>,
     /// Stop sweeping a layer pair when no value changes by more than this (win-probability
-    /// units, at least 1e-14).
+    /// units, from 1e-14 to 1e-6).
     #[arg(long, default_value_t = DEFAULT_TOLERANCE, value_parser = parse_tolerance, allow_hyphen_values = true)]
     tolerance: f64,
     /// How the table stores values: `u16` (16-bit fixed point) or `f32`.
@@ -57,12 +59,18 @@ pub struct SolveArgs {
 
 fn parse_tolerance(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(t) if (MIN_TOLERANCE..1.0).contains(&t) => Ok(t),
+        Ok(t) if (MIN_TOLERANCE..=MAX_TOLERANCE).contains(&t) => Ok(t),
         Ok(t) if t > 0.0 && t < MIN_TOLERANCE => Err(format!(
             "{text:?} is below {MIN_TOLERANCE:e}, the smallest change f64 sweeps are sure to settle under \
              (their own rounding is about 1e-16); the default is {DEFAULT_TOLERANCE:e}"
         )),
-        _ => Err(format!("expected a number between 0 and 1 (win-probability units, e.g. 1e-12), got {text:?}")),
+        Ok(t) if t > MAX_TOLERANCE && t.is_finite() => Err(format!(
+            "{text:?} is above {MAX_TOLERANCE:e}: values would be off by more than half a step of a u16 table; \
+             the default is {DEFAULT_TOLERANCE:e}"
+        )),
+        _ => Err(format!(
+            "expected a number from {MIN_TOLERANCE:e} to {MAX_TOLERANCE:e} (win-probability units, e.g. 1e-12), got {text:?}"
+        )),
     }
 }
 
@@ -81,6 +89,20 @@ pub(crate) fn settings_of(rules: &str, flag: &str) -> anyhow::Result<UrSettings>
 /// The default table path for `settings` in `data_dir`.
 pub(crate) fn table_path(data_dir: &std::path::Path, settings: &UrSettings) -> PathBuf {
     data_dir.join("ur").join(format!("{}.table", madang_ur_solver::table_name(settings)))
+}
+
+/// The `madang ur solve` command that writes the table of `settings` where it is looked for:
+/// `--out FILE` for a file named by the user, `--data-dir DIR` for a data directory named by the
+/// user, neither for the default one (a solve creates `<data-dir>/ur` when it writes there; it
+/// refuses an `--out` whose folder is missing, so the default path is not spelt out).
+fn solve_command(settings: &UrSettings, out: Option<&std::path::Path>, data_dir: Option<&std::path::Path>) -> String {
+    let mut command = format!("madang ur solve --rules '{}'", madang_ur_solver::rules_json(settings));
+    match (out, data_dir) {
+        (Some(file), _) => command += &format!(" --out {}", file.display()),
+        (None, Some(dir)) => command += &format!(" --data-dir {}", dir.display()),
+        (None, None) => {}
+    }
+    command
 }
 
 /// Peak resident memory of this process (`VmHWM`), in bytes.
@@ -178,7 +200,7 @@ fn solve(args: SolveArgs) -> Result<(), Failure> {
     let r = &solution.report;
     let size = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
     println!(
-        "solved {name}: {} states, {} sweeps ({:.1} full-table, {} extrapolations), start {:.10} %, residual {:.1e}, {:.1} s on {} threads, peak memory {}; wrote {} ({:.1} MB, {})",
+        "solved {name}: {} states, {} sweeps ({:.1} full-table, {} extrapolations), start {:.10} %, residual {:.1e}, {:.1} s on {}, peak memory {}; wrote {} ({:.1} MB, {})",
         r.states,
         r.sweeps,
         r.full_sweeps,
@@ -186,7 +208,7 @@ fn solve(args: SolveArgs) -> Result<(), Failure> {
         100.0 * r.start_value,
         r.residual,
         r.seconds,
-        pool.current_num_threads(),
+        crate::threads(pool.current_num_threads()),
         peak_memory().map_or_else(|| "unknown".to_owned(), gib),
         out.display(),
         size as f64 / 1e6,
@@ -220,15 +242,14 @@ pub(crate) fn install_table_for(
     let settings = settings_of(rules, rules_name)?;
     let path = match table {
         Some(path) => path.to_path_buf(),
-        None => table_path(&crate::data_dir(data_dir)?, &settings),
+        None => table_path(&crate::data_dir(data_dir.clone())?, &settings),
     };
     if !path.exists() {
         if table.is_some() || required {
             anyhow::bail!(
-                "no solved table at {}: write it with `madang ur solve --rules '{}' --out {}` (or pass --table FILE)",
+                "no solved table at {}: write it with `{}` (or pass --table FILE)",
                 path.display(),
-                madang_ur_solver::rules_json(&settings),
-                path.display()
+                solve_command(&settings, table, data_dir.as_deref())
             );
         }
         return Ok(false);
@@ -288,7 +309,7 @@ pub(crate) fn exact_table(
     if madang_bots::ur::table_for(&settings).is_some() {
         return Ok(Exact::Loaded { path: None });
     }
-    let path = crate::data_dir(data_dir).ok().map(|dir| table_path(&dir, &settings));
+    let path = crate::data_dir(data_dir.clone()).ok().map(|dir| table_path(&dir, &settings));
     if let Some(path) = path.as_ref().filter(|p| p.exists()) {
         let table = madang_ur_solver::read_table_for(path, &settings)?;
         madang_bots::ur::install_table(std::sync::Arc::new(table));
@@ -302,9 +323,10 @@ pub(crate) fn exact_table(
         madang_bots::ur::install_table(std::sync::Arc::new(solution.table));
         return Ok(Exact::Solved { states, seconds: solution.report.seconds });
     }
-    let out = path.map_or_else(|| "--out FILE".to_owned(), |p| format!("--out {}", p.display()));
-    Ok(Exact::Missing {
-        states,
-        command: format!("madang ur solve --rules '{}' {out}", madang_ur_solver::rules_json(&settings)),
-    })
+    // No data directory is known here (no home): the table can only be named.
+    let command = match path {
+        Some(_) => solve_command(&settings, None, data_dir.as_deref()),
+        None => solve_command(&settings, Some(std::path::Path::new("FILE")), None),
+    };
+    Ok(Exact::Missing { states, command })
 }

@@ -59,6 +59,27 @@ fn solve_writes_the_table_where_sim_finds_it() {
 }
 
 #[test]
+fn the_command_a_missing_table_names_writes_it_into_a_new_data_directory() {
+    // A first-time user: the data directory does not exist yet.
+    let dir = temp_dir("hint");
+    let fresh = dir.join("fresh");
+    let data = fresh.to_str().expect("utf-8 path");
+    let sim =
+        ["sim", "ur", "--rules", r#"{"pieces":1}"#, "--data-dir", data, "--bots", "perfect,random", "--games", "20"];
+    let out = madang(&sim);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let rules = r#"{"preset":"finkel","pieces":1}"#;
+    assert!(stderr.contains(&format!("`madang ur solve --rules '{rules}' --data-dir {data}`")), "{stderr}");
+    // That command, run as printed, writes the table where the sim then finds it.
+    let solved = madang(&["ur", "solve", "--rules", rules, "--data-dir", data]);
+    assert!(solved.status.success(), "{}", String::from_utf8_lossy(&solved.stderr));
+    let out = madang(&sim);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn bad_flags_exit_with_status_2() {
     for args in [
         &["ur", "solve", "--rules", r#"{"pieces":9}"#][..],
@@ -96,15 +117,17 @@ fn bad_flags_create_nothing_and_say_what_is_wrong() {
     let missing = dir.join("missing");
     let missing_out = missing.join("x.table");
     let data = dir.join("data");
-    let cases: [(Vec<&str>, &str); 5] = [
+    let cases: [(Vec<&str>, &str); 6] = [
         // A mistyped --out folder is an error, not a new directory tree.
         (vec!["--out", missing_out.to_str().expect("utf-8 path")], "no directory"),
         (vec!["--threads", "0", "--data-dir", data.to_str().expect("utf-8 path")], "--threads must be at least 1"),
         // Negative numbers reach the checks that name them (not "unexpected argument '-1'").
-        (vec!["--tolerance", "-1e-13"], "expected a number between 0 and 1"),
+        (vec!["--tolerance", "-1e-13"], "expected a number from 1e-14 to 1e-6"),
         (vec!["--move-cache-mib", "-1"], "--move-cache-mib"),
         // Below what f64 sweeps settle to: a solve that would never end is refused at once.
         (vec!["--tolerance", "2e-16"], "is below 1e-14"),
+        // So loose that the table would mislead (0.5 stopped a 2-piece solve at 50 %).
+        (vec!["--tolerance", "0.5"], "is above 1e-6"),
     ];
     for (flags, message) in cases {
         let args = [&["ur", "solve", "--rules", r#"{"pieces":1}"#][..], &flags].concat();

@@ -456,11 +456,13 @@ pub fn simulate<G: Roster>(
     let (from, to) = config.shard.map_or((0, config.games), |shard| (shard.from, shard.to));
     let started = Instant::now();
     const CHUNK: u64 = 256;
-    let chunks: Vec<u64> = (0..(to - from).div_ceil(CHUNK)).collect();
     let cancelled = || config.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
-    let chunks: Vec<Totals> = chunks
-        .par_iter()
-        .map(|&chunk| {
+    let empty = || Totals::new(seats.len(), game.side_names().len(), distinct.len(), config.time_decisions);
+    // Chunks are added up as they finish (in order, as `merge` is exact in any grouping), so
+    // memory stays the same however many games are asked for.
+    let totals = (0..(to - from).div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|chunk| {
             if cancelled() {
                 return None;
             }
@@ -474,13 +476,12 @@ pub fn simulate<G: Roster>(
             progress(end - start);
             Some(runner.totals)
         })
-        .collect::<Option<Vec<Totals>>>()
+        .try_reduce(empty, |mut a, b| {
+            a.merge(&b);
+            Some(a)
+        })
         .ok_or(SimError::Cancelled)?;
     let elapsed = started.elapsed();
-    let mut totals = Totals::new(seats.len(), game.side_names().len(), distinct.len(), config.time_decisions);
-    for chunk in &chunks {
-        totals.merge(chunk);
-    }
     let header = blank_report(G::NAME, config, &seats, &distinct);
     Ok(from_totals(header, totals, elapsed, rayon::current_num_threads()))
 }

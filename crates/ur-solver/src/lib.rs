@@ -28,8 +28,8 @@ pub use file::{read_header, read_table, read_table_for, write_table};
 pub use index::{Block, Index};
 pub use rules::{After, Position, Rules};
 pub use solve::{
-    DEFAULT_MOVE_CACHE, DEFAULT_TOLERANCE, MIN_TOLERANCE, Progress, Solution, SolveOptions, SolveReport, residual,
-    solve,
+    DEFAULT_MOVE_CACHE, DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, Progress, Solution, SolveOptions, SolveReport,
+    residual, solve,
 };
 pub use table::{Header, MoveValue, Table, ValueType, Values};
 
@@ -39,10 +39,11 @@ pub enum SolverError {
     /// Settings the solver does not handle.
     #[error("the solver does not handle these rules: {0}")]
     Unsupported(String),
-    /// A tolerance that is not a number in `[MIN_TOLERANCE, 1)`.
+    /// A tolerance that is not a number in `[MIN_TOLERANCE, MAX_TOLERANCE]`.
     #[error(
-        "the tolerance must be a number from {min:e} up to 1 (win-probability units; a smaller one is below what f64 sweeps can settle to), got {0}",
-        min = MIN_TOLERANCE
+        "the tolerance must be a number from {min:e} to {max:e} (win-probability units; a smaller one is below what f64 sweeps can settle to, a larger one leaves values off by more than half a u16 step), got {0}",
+        min = MIN_TOLERANCE,
+        max = MAX_TOLERANCE
     )]
     BadTolerance(f64),
     /// A state that is not a position of the rules.

@@ -324,8 +324,9 @@ fn win_chances_of_engine_states_come_from_the_table() {
 
 #[test]
 fn bad_tolerances_are_refused() {
-    // 2e-16 is below what f64 sweeps settle to: a 1-piece solve with it never stopped.
-    for tolerance in [0.0, -1.0, 1.0, f64::NAN, 2e-16, 9.9e-15] {
+    // 2e-16 is below what f64 sweeps settle to: a 1-piece solve with it never stopped. Above
+    // 1e-6 values could be off by more than half a u16 step.
+    for tolerance in [0.0, -1.0, 1.0, f64::NAN, f64::INFINITY, 2e-16, 9.9e-15, 1.1e-6, 0.5] {
         let result = solve(finkel(1), &SolveOptions { tolerance, ..Default::default() });
         assert!(matches!(result, Err(SolverError::BadTolerance(_))));
     }
