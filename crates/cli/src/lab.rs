@@ -69,7 +69,7 @@ pub struct SearchArgs {
     #[arg(long)]
     json: bool,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::parse_threads, allow_hyphen_values = true)]
     threads: Option<usize>,
     /// Where solved tables are looked for (`<data-dir>/ur/<rules>.table`) [default: the user's
     /// data directory].

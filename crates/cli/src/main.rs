@@ -149,17 +149,22 @@ pub(crate) fn threads(n: usize) -> String {
     if n == 1 { "1 thread".to_owned() } else { format!("{n} threads") }
 }
 
-/// The worker threads of `--threads` (default: every core).
+/// `--threads N`: a whole number from 1 to [`MAX_THREADS`] (negative numbers reach this check
+/// instead of being taken for a flag).
+pub(crate) fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<i128>() {
+        Ok(n) if n < 1 => Err(format!("--threads must be at least 1, got {text}")),
+        Ok(n) if n > MAX_THREADS as i128 => Err(format!("--threads must be at most {MAX_THREADS}, got {text}")),
+        Ok(n) => Ok(n as usize),
+        Err(_) => Err(format!("expected a whole number of threads from 1 to {MAX_THREADS}, got {text:?}")),
+    }
+}
+
+/// The worker threads of `--threads` (default: every core), checked by [`parse_threads`].
 pub(crate) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Failure> {
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = threads {
-        if threads == 0 {
-            return Err(anyhow::anyhow!("--threads must be at least 1").into());
-        }
-        if threads > MAX_THREADS {
-            return Err(anyhow::anyhow!("--threads must be at most {MAX_THREADS}, got {threads}").into());
-        }
-        pool = pool.num_threads(threads);
+        pool = pool.num_threads(threads.clamp(1, MAX_THREADS));
     }
     Ok(pool.build().context("starting worker threads")?)
 }

@@ -38,7 +38,7 @@ pub struct SimArgs {
     #[arg(long)]
     players: Option<usize>,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::parse_threads, allow_hyphen_values = true)]
     threads: Option<usize>,
     /// Time every bot decision and report the mean per bot.
     #[arg(long)]

@@ -38,7 +38,7 @@ pub struct SolveArgs {
     #[arg(long)]
     data_dir: Option<PathBuf>,
     /// Worker threads [default: all cores].
-    #[arg(long)]
+    #[arg(long, value_parser = crate::parse_threads, allow_hyphen_values = true)]
     threads: Option<usize>,
     /// Stop sweeping a layer pair when no value changes by more than this (win-probability
     /// units, from 1e-14 to 1e-6).

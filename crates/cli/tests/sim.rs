@@ -68,6 +68,9 @@ fn bad_input_exits_2_naming_the_problem() {
         (&["sim", "chess"], "unknown game \"chess\""),
         (&["sim", "ur", "--games", "0"], "--games must be at least 1"),
         (&["sim", "ur", "--threads", "0"], "--threads must be at least 1"),
+        // A negative count reaches the check (not clap's "unexpected argument '-1'").
+        (&["sim", "ur", "--threads", "-1"], "--threads must be at least 1, got -1"),
+        (&["sim", "ur", "--threads", "two"], "expected a whole number of threads from 1 to 1024, got \"two\""),
     ];
     for (args, needle) in cases {
         let out = madang(args);
