@@ -381,7 +381,14 @@ impl Solver<'_> {
         budget: &AtomicUsize,
         write: bool,
     ) -> PassStats {
-        let kept: Vec<Mutex<&mut Vec<Code>>> = kept.iter_mut().map(Mutex::new).collect();
+        // Each run's kept moves, behind a lock its one taker never waits for.
+        let mut rest = kept;
+        let mut kept_by_run = Vec::with_capacity(runs.len().saturating_sub(1));
+        for run in runs.windows(2) {
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(run[1] - run[0]);
+            kept_by_run.push(Mutex::new(head));
+            rest = tail;
+        }
         let next = AtomicUsize::new(0);
         let total = Mutex::new(PassStats::default());
         let work = || {
@@ -394,10 +401,8 @@ impl Solver<'_> {
                     *total = total.merge(stats);
                     return;
                 }
-                for k in runs[run]..runs[run + 1] {
-                    let b = &blocks[k];
-                    // Each block is handed out once: the lock is never contended.
-                    let mut codes = kept[k].lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let mut kept = kept_by_run[run].lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                for (b, codes) in blocks[runs[run]..runs[run + 1]].iter().zip(kept.iter_mut()) {
                     let block_stats = if codes.is_empty() {
                         scratch.clear();
                         let block_stats = self.block(b, write, &mut terms, &mut scratch, true, &mut row);
@@ -410,7 +415,7 @@ impl Solver<'_> {
                         }
                         block_stats
                     } else {
-                        self.block(b, write, &mut terms, &mut codes, false, &mut row)
+                        self.block(b, write, &mut terms, codes, false, &mut row)
                     };
                     stats = stats.merge(block_stats);
                 }
