@@ -14,8 +14,9 @@
 //! games against the computer over them, so most requests are forwarded; the server CPU is
 //! then the nodes' sum, and the CPU of the `postgres` processes is reported too.
 //!
-//! With `--think-ms T` each room waits T ms before each move (a paced load: the round trips
-//! then measure the server below saturation instead of its queue).
+//! With `--think-ms T` each room waits 0.5-1.5 × T ms before each move (a paced load: the
+//! round trips then measure the server below saturation instead of its queue; the spread keeps
+//! the rooms that one storage batch answered from moving again together).
 //!
 //! The soak run of issue 19 adds, around the paced rooms: `--games G` games against the
 //! computer (Ur against `easy`, each on its own game WebSocket, each waiting 0.5-1.5 × T ms
@@ -351,7 +352,7 @@ async fn play(
             continue;
         }
         if !think.is_zero() {
-            tokio::time::sleep(think).await;
+            tokio::time::sleep(jitter(think, &mut seed)).await;
         }
         let mover = usize::from(state.to_act.as_deref() != Some(players[0].seat.as_str()));
         let action = &state.moves[(next_random(&mut seed) % state.moves.len() as u64) as usize].action;

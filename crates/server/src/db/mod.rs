@@ -94,6 +94,8 @@ pub struct Db {
     pub(crate) pool: Pool,
     /// SQLite: one writer at a time inside this process ([`Db::write_turn`]).
     write_turn: std::sync::Arc<tokio::sync::Mutex<()>>,
+    /// SQLite: how many complete checkpoints ran, by kind (for tests and logs).
+    completed: std::sync::Arc<Completed>,
     /// SQLite: the WAL's size above which a writer first runs a truncating checkpoint.
     wal_max_bytes: u64,
     /// SQLite: the WAL file (`<database>-wal`).
@@ -103,8 +105,18 @@ pub struct Db {
 /// How long the first connection to PostgreSQL may take.
 const FIRST_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// How often SQLite's WAL is checkpointed in the background.
-const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
+/// The complete checkpoints that have run ([`complete_checkpoint`]).
+#[derive(Debug, Default)]
+struct Completed {
+    /// Restarting ones, by the background checkpoint ([`Db::checkpoint_once`]).
+    restarts: std::sync::atomic::AtomicU64,
+    /// Truncating ones, by a writer that found the WAL over twice its limit ([`Db::write_turn`]).
+    truncations: std::sync::atomic::AtomicU64,
+}
+
+/// How often SQLite's WAL is checkpointed in the background (`Db::checkpoint_once`): each
+/// restart then copies at most this long's writes while it holds the write turn.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(100);
 
 /// `url` without its password (`postgres://user@host:port/db`), for messages; a URL that does
 /// not parse is not repeated at all (it may hold a password).
@@ -169,7 +181,13 @@ impl Db {
         } else {
             return Err(ServerError::Config(format!("--database must be sqlite://PATH or postgres://…, got {url:?}")));
         };
-        let db = Db { pool, write_turn: std::sync::Arc::default(), wal_max_bytes: u64::MAX, wal_file };
+        let db = Db {
+            pool,
+            write_turn: std::sync::Arc::default(),
+            completed: std::sync::Arc::default(),
+            wal_max_bytes: u64::MAX,
+            wal_file,
+        };
         match &db.pool {
             Pool::Sqlite(pool) => sqlx::migrate!("migrations/sqlite").run(pool).await?,
             Pool::Postgres(pool) => sqlx::migrate!("migrations/postgres").run(pool).await?,
@@ -196,15 +214,16 @@ impl Db {
     /// handler, which sleeps (up to 100 ms a try) instead of queueing, and under load a
     /// writer that commits back to back starves the others for seconds.
     ///
-    /// When the WAL is over its limit ([`Db::wal_over_limit`]), the turn first runs a truncating
-    /// checkpoint: no other writer of ours can be writing, so it copies the rest of the WAL and
-    /// empties the file.
+    /// When the WAL file has grown past twice its limit ([`Db::wal_over_limit`]: the background
+    /// checkpoint could not keep it under), the turn first runs a truncating checkpoint: no other
+    /// writer of ours can be writing, so it copies the rest of the WAL and empties the file.
     pub(crate) async fn write_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
         match &self.pool {
             Pool::Sqlite(pool) => {
                 let turn = self.write_turn.lock().await;
                 if self.wal_over_limit() {
-                    truncate_wal(pool).await;
+                    complete_checkpoint(pool, Complete::Truncate).await;
+                    self.completed.truncations.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 }
                 Some(turn)
             }
@@ -225,35 +244,71 @@ impl Db {
         }
     }
 
-    /// SQLite: copies the WAL into the database file (a passive checkpoint: writers go on),
-    /// every `CHECKPOINT_EVERY` until `stop` turns true. Commands never checkpoint themselves,
-    /// except to keep the WAL bounded ([`Db::write_turn`]).
+    /// SQLite: the background checkpoint, every `CHECKPOINT_EVERY` until `stop` turns true
+    /// ([`Db::checkpoint_once`]). Commands never checkpoint themselves, except to keep the WAL
+    /// bounded when this task falls behind ([`Db::write_turn`]).
     pub async fn checkpoint(&self, mut stop: tokio::sync::watch::Receiver<bool>) {
-        let Pool::Sqlite(pool) = &self.pool else { return };
+        if !matches!(self.pool, Pool::Sqlite(_)) {
+            return;
+        }
         let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
-                _ = tick.tick() => {
-                    if let Err(error) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(pool).await {
-                        tracing::warn!(%error, "WAL checkpoint failed");
-                    }
-                }
+                _ = tick.tick() => self.checkpoint_once().await,
                 _ = stop.changed() => break,
             }
         }
     }
 
-    /// SQLite: whether the WAL file has grown over its limit (`Limits::wal_max_bytes`). Under
-    /// a steady load a passive checkpoint never catches up with the writers, so SQLite never
-    /// starts the WAL over and the file grows without bound; the writer whose turn finds it
-    /// over the limit runs a truncating checkpoint first ([`Db::write_turn`]).
+    /// SQLite: one background checkpoint. First a passive one, which copies the WAL into the
+    /// database file while writers go on (the bulk of the copying and its fsyncs, stalling
+    /// nobody). Under a steady load it never catches up with the writers, so SQLite never starts
+    /// the WAL over and the file would grow without bound: when the WAL holds more than its
+    /// limit (`Limits::wal_max_bytes`), a restarting checkpoint follows under the write turn —
+    /// it copies only what was written since the passive one began, and the next write starts
+    /// the WAL over from its beginning. The file is not truncated (its blocks are written again
+    /// in place, and on ext4 mounted with `discard` a truncation alone costs ~20 ms), so it stays
+    /// at about the limit plus one interval's writes. Nothing on PostgreSQL.
+    ///
+    /// Measured with `rooms_load --rooms 1000 --think-ms 50` (`docs/server.md`, "Storage"): a
+    /// restart holds the turn for 6-30 ms about twice a second, where the truncating checkpoint
+    /// that the writers ran instead (at the limit) held it for 50-130 ms as often.
+    pub async fn checkpoint_once(&self) {
+        let Pool::Sqlite(pool) = &self.pool else { return };
+        // The frames the WAL held when it started, whatever it copied: writers append meanwhile,
+        // so even a checkpoint that copied every frame it found does not end the WAL.
+        let frames = match sqlx::query_as::<_, (i64, i64, i64)>("PRAGMA wal_checkpoint(PASSIVE)").fetch_one(pool).await
+        {
+            Ok((_, frames, _)) => frames,
+            Err(error) => {
+                tracing::warn!(%error, "WAL checkpoint failed");
+                return;
+            }
+        };
+        let page = match sqlx::query_as::<_, (i64,)>("PRAGMA page_size").fetch_one(pool).await {
+            Ok((page,)) => page,
+            Err(_) => 4096,
+        };
+        // A WAL frame is a page and a 24-byte header.
+        let held = u64::try_from(frames.saturating_mul(page + 24)).unwrap_or(0);
+        if held > self.wal_max_bytes {
+            let _turn = self.write_turn.lock().await;
+            complete_checkpoint(pool, Complete::Restart).await;
+            self.completed.restarts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// SQLite: whether the WAL file has grown over twice its limit (`Limits::wal_max_bytes`):
+    /// the background checkpoint ([`Db::checkpoint_once`]) keeps it near the limit unless it
+    /// falls behind; then the writer whose turn finds it over runs a truncating checkpoint first
+    /// ([`Db::write_turn`]).
     pub(crate) fn wal_over_limit(&self) -> bool {
         self.wal_max_bytes != u64::MAX
             && self
                 .wal_file
                 .as_ref()
-                .is_some_and(|wal| std::fs::metadata(wal).is_ok_and(|m| m.len() > self.wal_max_bytes))
+                .is_some_and(|wal| std::fs::metadata(wal).is_ok_and(|m| m.len() / 2 > self.wal_max_bytes))
     }
 
     /// Creates a player (nothing when one with this id exists already).
@@ -310,24 +365,38 @@ impl Db {
     }
 }
 
-/// A truncating checkpoint, tried again while it cannot finish: while the background passive
-/// checkpoint runs (only one checkpoint runs at a time) or a reader still reads the WAL's end,
-/// SQLite answers busy. The writer waits for it (at most about 0.2 s, then writes anyway and
-/// the next writer tries again), so the WAL stays near its limit however busy the machine is.
-async fn truncate_wal(pool: &SqlitePool) {
+/// How a complete checkpoint ends ([`complete_checkpoint`]).
+#[derive(Clone, Copy, Debug)]
+enum Complete {
+    /// `RESTART`: the next write starts the WAL over from its beginning.
+    Restart,
+    /// `TRUNCATE`: the file is also emptied.
+    Truncate,
+}
+
+/// A checkpoint that copies the whole WAL (`mode`), run by the holder of the write turn
+/// and tried again while it cannot finish: while another checkpoint runs (only one runs at a
+/// time) or a reader still reads the WAL's end, SQLite answers busy. The caller waits for it (at
+/// most about 0.2 s, then goes on and the next one tries again), so the WAL stays near its limit
+/// however busy the machine is.
+async fn complete_checkpoint(pool: &SqlitePool, mode: Complete) {
+    let statement = match mode {
+        Complete::Restart => "PRAGMA wal_checkpoint(RESTART)",
+        Complete::Truncate => "PRAGMA wal_checkpoint(TRUNCATE)",
+    };
     for _ in 0..100 {
-        match sqlx::query_as::<_, (i64, i64, i64)>("PRAGMA wal_checkpoint(TRUNCATE)").fetch_one(pool).await {
+        match sqlx::query_as::<_, (i64, i64, i64)>(statement).fetch_one(pool).await {
             Ok((0, _, _)) => return,
             Ok(_) => {}
             Err(error) if error.to_string().contains("locked") || error.to_string().contains("busy") => {}
             Err(error) => {
-                tracing::warn!(%error, "truncating WAL checkpoint failed");
+                tracing::warn!(%error, ?mode, "WAL checkpoint failed");
                 return;
             }
         }
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
-    tracing::warn!("truncating WAL checkpoint still busy after 100 tries");
+    tracing::warn!(?mode, "WAL checkpoint still busy after 100 tries");
 }
 
 /// The connect options of a `sqlite:` URL (`sqlite://PATH?options` or `sqlite:PATH`), as sqlx
@@ -348,4 +417,56 @@ fn sqlite_options(url: &str) -> Result<SqliteConnectOptions, ServerError> {
         )));
     }
     Ok(options)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+    use super::{Db, PlayerRow, Synchronous};
+
+    /// Under writes that never pause, the background checkpoint alone keeps the WAL near its
+    /// limit: each time the WAL holds more than the limit it starts it over, so no writer ever
+    /// finds the file over twice the limit (the truncating checkpoint, which stalls every
+    /// writer, never runs). A passive checkpoint alone never catches up with such writers.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_background_checkpoint_starts_the_wal_over_before_the_writers_must_truncate() {
+        const LIMIT: u64 = 16 << 20;
+        let dir = std::env::temp_dir().join(format!("madang-wal-restart-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let url = format!("sqlite://{}", dir.join("madang.db").display());
+        let mut db = Db::connect(&url, Synchronous::Normal).await.expect("a database");
+        db.set_wal_max_bytes(LIMIT);
+        let stop = Arc::new(AtomicBool::new(false));
+        let written = Arc::new(AtomicU64::new(0));
+        let writer = {
+            let (db, stop, written) = (db.clone(), stop.clone(), written.clone());
+            tokio::spawn(async move {
+                while !stop.load(Ordering::Relaxed) {
+                    let i = written.fetch_add(1, Ordering::Relaxed);
+                    let player = PlayerRow { id: format!("{i:032x}"), nickname: "n".repeat(200), created: 1 };
+                    db.create_player(&player).await.expect("a player");
+                }
+            })
+        };
+        let wal = dir.join("madang.db-wal");
+        let started = std::time::Instant::now();
+        let mut largest = 0;
+        // Each commit adds at least one 4 KiB page to the WAL: until 4 limits went through it.
+        let enough = || written.load(Ordering::Relaxed) * 4096 >= 4 * LIMIT;
+        while !(enough() && db.completed.restarts.load(Ordering::Relaxed) >= 4) && started.elapsed().as_secs() < 60 {
+            db.checkpoint_once().await;
+            largest = largest.max(std::fs::metadata(&wal).map_or(0, |m| m.len()));
+        }
+        stop.store(true, Ordering::Relaxed);
+        writer.await.expect("the writer");
+        let restarts = db.completed.restarts.load(Ordering::Relaxed);
+        assert!(enough(), "too few writes in 60 s to test anything");
+        assert!(restarts >= 4, "{restarts} restarts in 60 s; the WAL reached {largest} bytes");
+        assert_eq!(db.completed.truncations.load(Ordering::Relaxed), 0, "a writer had to truncate");
+        assert!(largest <= 2 * LIMIT, "the WAL file reached {largest} bytes, limit {LIMIT}");
+        db.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
