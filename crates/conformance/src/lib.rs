@@ -104,6 +104,7 @@ pub fn check_random_playouts<G: Game>(game: &G, config: PlayoutConfig) -> Playou
     let mut stats = PlayoutStats { wins: vec![0; seats.len()], ..PlayoutStats::default() };
     let mut legal = Vec::new();
     let mut outcomes = Vec::new();
+    let mut scratch = Vec::new();
     let mut events = Vec::new();
     for game_index in 0..config.games {
         let seed: Seed = sim_game_seed(config.seed, game_index);
@@ -117,6 +118,9 @@ pub fn check_random_playouts<G: Game>(game: &G, config: PlayoutConfig) -> Playou
             let node = history.len();
             check_node_basics(game, game_index, &history, &state);
             game.chance_outcomes(&state, &mut outcomes);
+            if game.chance_outcomes_in(&state, &mut scratch) != outcomes.as_slice() {
+                fail::<G>(game_index, &history, "chance_outcomes_in differs from chance_outcomes");
+            }
             game.legal_actions(&state, &mut legal);
             let sampled = node % config.sample_every == config.sample_every / 2;
             if sampled {

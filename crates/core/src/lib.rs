@@ -267,6 +267,19 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// elsewhere. `out` is cleared first.
     fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(Self::Action, Weight)>);
 
+    /// [`Game::chance_outcomes`] as a slice: the game's own table when it keeps the node's
+    /// outcomes in one (Ur's dice, Yut's throw), else `scratch` filled by `chance_outcomes`.
+    /// Playouts draw from it without copying the list; the conformance kit checks that it is
+    /// `chance_outcomes`' list at every node.
+    fn chance_outcomes_in<'a>(
+        &'a self,
+        state: &Self::State,
+        scratch: &'a mut Vec<(Self::Action, Weight)>,
+    ) -> &'a [(Self::Action, Weight)] {
+        self.chance_outcomes(state, scratch);
+        scratch
+    }
+
     /// At a decision node, every legal action, sorted ascending and unique; empty elsewhere.
     /// `out` is cleared first.
     fn legal_actions(&self, state: &Self::State, out: &mut Vec<Self::Action>);

@@ -691,10 +691,10 @@ impl<'a, G: Roster> Runner<'a, G> {
             let action = match self.game.turn(&state) {
                 Turn::Terminal => break,
                 Turn::Chance => {
-                    self.game.chance_outcomes(&state, &mut self.outcomes);
+                    let outcomes = self.game.chance_outcomes_in(&state, &mut self.outcomes);
                     length += 1;
-                    let i = draw_weighted(&mut chance, self.outcomes.iter().map(|(_, w)| *w)).unwrap_or(0);
-                    self.outcomes[i].0
+                    let i = draw_weighted(&mut chance, outcomes.iter().map(|(_, w)| *w)).unwrap_or(0);
+                    outcomes[i].0
                 }
                 Turn::Seat(seat) => {
                     self.game.legal_actions(&state, &mut self.legal);

@@ -725,6 +725,14 @@ impl Game for Ur {
         }
     }
 
+    fn chance_outcomes_in<'a>(
+        &'a self,
+        state: &UrState,
+        _scratch: &'a mut Vec<(UrAction, u64)>,
+    ) -> &'a [(UrAction, u64)] {
+        if state.phase == Phase::Roll { self.settings.dice.roll_actions() } else { &[] }
+    }
+
     fn legal_actions(&self, state: &UrState, out: &mut Vec<UrAction>) {
         out.clear();
         if let Phase::Move { roll } = state.phase {

@@ -1390,6 +1390,14 @@ impl Game for Yut {
         }
     }
 
+    fn chance_outcomes_in<'a>(
+        &'a self,
+        state: &YutState,
+        _scratch: &'a mut Vec<(YutAction, Weight)>,
+    ) -> &'a [(YutAction, Weight)] {
+        if matches!(state.phase, Phase::CeremonyThrow | Phase::Throw) { &self.outcomes } else { &[] }
+    }
+
     fn legal_actions(&self, state: &YutState, out: &mut Vec<YutAction>) {
         out.clear();
         match state.phase {
