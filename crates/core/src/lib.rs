@@ -162,13 +162,25 @@ pub fn word_and_number(text: &str, words: &[&str], expected: &str) -> Result<(us
 ///
 /// Unknown keys are rejected earlier, by the options type's `deny_unknown_fields`; this error is
 /// for values that have the right type but are out of range or contradict each other.
+///
+/// ```
+/// use madang_core::RulesError;
+/// assert_eq!(RulesError::new("pieces", "must be 1-5").to_string(), "rule option `pieces`: must be 1-5");
+/// // The seat count is a record's `players`, beside the rules (a CLI's `--players`).
+/// assert_eq!(RulesError::new("players", "2 players, got 3").to_string(), "players: 2 players, got 3");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("rule option `{key}`: {reason}")]
+#[error("{}", rules_message(.key, .reason))]
 pub struct RulesError {
     /// The option's key as written in a record's `rules` object (or `players`).
     pub key: String,
     /// What is wrong with the value.
     pub reason: String,
+}
+
+/// [`RulesError`]'s message: the seat count is not a rule option.
+fn rules_message(key: &str, reason: &str) -> String {
+    if key == "players" { format!("players: {reason}") } else { format!("rule option `{key}`: {reason}") }
 }
 
 impl RulesError {
