@@ -213,7 +213,7 @@ impl Playouts {
             let action = match turn {
                 Turn::Terminal => return result_values(game.outcome(&state).as_ref(), sides),
                 Turn::Chance => {
-                    game.chance_outcomes(&state, &mut outcomes);
+                    let outcomes = game.chance_outcomes_in(&state, &mut outcomes);
                     match draw_weighted(&mut chance, outcomes.iter().map(|(_, w)| *w)) {
                         Some(i) => outcomes[i].0,
                         None => break,

@@ -211,11 +211,11 @@ impl<E> Expectimax<E> {
                     return v;
                 }
                 let mut outcomes = Scratch::<G>::take(&mut scratch.outcomes, ply);
-                game.chance_outcomes(state, &mut outcomes);
+                let list = game.chance_outcomes_in(state, &mut outcomes);
                 let mut child = scratch.child(ply, state);
                 let mut total = 0.0;
                 let mut sum = 0.0;
-                for &(action, weight) in &outcomes {
+                for &(action, weight) in list {
                     total += weight as f64;
                     child.clone_from(state);
                     if game.apply_quiet(&mut child, action).is_ok() {

@@ -8,7 +8,8 @@
 //! - decision nodes: legal actions non-empty, sorted strictly ascending (so unique), and the
 //!   turn's seat exists and is the mover ([`madang_core::Game::mover`]);
 //! - chance nodes: outcomes non-empty, sorted strictly ascending, every weight positive, total
-//!   weight within `u64`; the thrower ([`madang_core::Game::thrower`]), when there is one, is a
+//!   weight within `u64`; [`madang_core::Game::chance_outcomes_in`] gives the same list (at
+//!   every node); the thrower ([`madang_core::Game::thrower`]), when there is one, is a
 //!   seat, and it is the mover whenever there is a mover (a turn's roll is the mover's own);
 //! - decision and terminal nodes have no thrower;
 //! - terminal nodes: no legal action, no chance outcome, an outcome present, no mover;

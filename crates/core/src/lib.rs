@@ -282,7 +282,8 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// [`Game::chance_outcomes`] as a slice: the game's own table when it keeps the node's
     /// outcomes in one (Ur's dice, Yut's throw), else `scratch` filled by `chance_outcomes`.
     /// Playouts draw from it without copying the list; the conformance kit checks that it is
-    /// `chance_outcomes`' list at every node.
+    /// `chance_outcomes`' list at every node. What `scratch` holds afterwards is unspecified
+    /// (a game that returns its own table leaves it as it was): read the returned slice.
     fn chance_outcomes_in<'a>(
         &'a self,
         state: &Self::State,

@@ -30,8 +30,9 @@ pub struct Limits {
     /// next use loads it again from storage. A game played in a browser holds its WebSocket,
     /// so this is mostly finished games and clients that went away.
     pub game_idle: Duration,
-    /// SQLite: when the WAL file is over this, the next writer first runs a checkpoint that
-    /// copies it into the database and truncates it.
+    /// SQLite: when the WAL holds more than this, the background checkpoint starts it over
+    /// (a restarting checkpoint under the write turn); when the file is over twice this, the
+    /// next writer first runs a truncating checkpoint (`docs/server.md`, "Storage").
     pub wal_max_bytes: u64,
     /// The designer's lab: games per run, runs at once, time per run, runs kept.
     pub lab: crate::lab::LabLimits,

@@ -189,8 +189,8 @@ async fn the_wal_stays_bounded_under_a_steady_load() {
     // The load wrote far more than the limit: several times the limit went through the WAL.
     assert!(db > 4 * LIMIT, "the load was too light to test anything in 60 s: database {db} bytes");
     // The background checkpoint starts the WAL over once it holds more than the limit, and a
-    // writer finding the file over two limits empties it first: the file passes the limit by
-    // what is written in a few transactions (a margin of two limits), never by the whole load.
+    // writer finding the file over two limits empties it first: the file passes two limits by
+    // what is written in a few transactions (a margin of one limit), never by the whole load.
     assert!(largest <= 3 * LIMIT, "the WAL reached {largest} bytes, limit {LIMIT}");
     server.stop().await;
 }
