@@ -54,10 +54,21 @@ async function call(page, method, url, body) {
 }
 
 /**
+ * Waits until the page's own first requests are answered. A fresh browser's first requests are
+ * each given a new guest id, and the last cookie set wins: a game created while the page was
+ * still loading could belong to an id the browser no longer holds (`not_your_seat` on its
+ * first action).
+ */
+async function settled(page) {
+  await page.waitForLoadState('networkidle');
+}
+
+/**
  * Creates a game through the API and plays `actions` of the person's actions (their first move
  * each time, their rolls included), then ends it with `end` (`resign`, `leave`) if still on.
  */
 async function apiGame(page, request, actions, end) {
+  await settled(page);
   const created = await call(page, 'POST', '/api/games', request);
   assert.equal(created.status, 201, JSON.stringify(created.body));
   let state = created.body;
@@ -318,6 +329,7 @@ test('Ur with a solved table: a whole 3-piece game reviewed exactly, at once', a
 test('Yut Nori in teams: resigned after a few throws and moves, the sides named as teams', async () => {
   const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP });
   await page.goto(`${env.server.url}?pace=0#/history`);
+  await settled(page);
   const created = await call(page, 'POST', '/api/games', {
     game: 'yut',
     rules: { mode: 'team-shared' },
