@@ -742,9 +742,7 @@ impl<'a, G: Roster> Runner<'a, G> {
         {
             self.totals.analysis.add(&review);
         }
-        if let Ok(figures) = serde_json::to_value(self.game.figures(&state)) {
-            self.totals.figures.add(&figures);
-        }
+        self.totals.figures.add(&self.game.figures(&state));
         GameSummary {
             bot_of_seat: entry_of_seat.iter().map(|&e| self.bot_index[e]).collect(),
             turn_order: self.game.turn_order(&state).iter().map(|&s| s as u8).collect(),

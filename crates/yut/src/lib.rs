@@ -14,6 +14,7 @@
 
 mod board;
 mod rules;
+mod trail;
 
 use std::fmt;
 use std::str::FromStr;
@@ -26,6 +27,7 @@ pub use board::{
     shortcut, station_position, steps_to_finish, straight_next,
 };
 pub use rules::{Exit, Finish, Fraction, Mode, NakRule, Order, Shortcuts, Stacking, Teammate, YutOptions, YutSettings};
+pub use trail::Trail;
 
 /// A throw's result. Order: back-do, do, gae, geol, yut, mo, nak (the notation's order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -154,7 +156,7 @@ impl FromStr for YutAction {
 }
 
 /// A group of one side's pieces that moves as one (a single piece is a unit of one).
-#[derive(Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Unit {
     /// Bit `p` set for piece id `p` of the side.
     pub pieces: u16,
@@ -162,26 +164,13 @@ pub struct Unit {
     pub station: u8,
     /// The stations occupied since entering, oldest first, ending with `station` (back-do
     /// retraces it).
-    pub trail: Vec<u8>,
+    pub trail: Trail,
     /// The route chosen at the branch it rests on.
     pub route: Option<u8>,
 }
 
 // Clones that reuse the target's vectors (`clone_from`): bots judge a move by applying it to a
 // copy of the position, and a copy made into the same scratch position allocates nothing.
-impl Clone for Unit {
-    fn clone(&self) -> Self {
-        Unit { pieces: self.pieces, station: self.station, trail: self.trail.clone(), route: self.route }
-    }
-
-    fn clone_from(&mut self, source: &Self) {
-        self.pieces = source.pieces;
-        self.station = source.station;
-        self.trail.clone_from(&source.trail);
-        self.route = source.route;
-    }
-}
-
 impl Clone for SidePieces {
     fn clone(&self) -> Self {
         SidePieces { hand: self.hand, finished: self.finished, units: self.units.clone() }
@@ -666,10 +655,6 @@ fn gcd(a: Weight, b: Weight) -> Weight {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 
-/// Room reserved for a unit's trail when it enters: the longest way round (the outer ring, 20
-/// stations and the start) fits without growing it.
-const TRAIL_CAPACITY: usize = 24;
-
 /// Puts `unit` among `units` (sorted by lowest piece id) in its place.
 fn insert_unit(units: &mut Vec<Unit>, unit: Unit) {
     let at = units.partition_point(|u| u.lowest() < unit.lowest());
@@ -679,6 +664,15 @@ fn insert_unit(units: &mut Vec<Unit>, unit: Unit) {
 /// The results in `pool` as a bit set, bit `r` for `Stick` `r`.
 fn pool_mask(pool: &[Stick]) -> u8 {
     pool.iter().fold(0, |mask, &r| mask | 1 << r as u8)
+}
+
+/// The results in the bit set `mask` (as [`pool_mask`] makes it), in `Stick` order.
+fn sticks_in(mut mask: u8) -> impl Iterator<Item = Stick> {
+    std::iter::from_fn(move || {
+        let r = Stick::ALL.get(mask.trailing_zeros() as usize).copied()?;
+        mask &= mask - 1;
+        Some(r)
+    })
 }
 
 /// What a forward walk did.
@@ -856,13 +850,12 @@ impl Yut {
         let playable = self.playable_mask(state, side, member);
         let pieces = &state.sides[side];
         let in_pool = pool_mask(&state.pool);
-        let results = || Stick::ALL.into_iter().filter(move |&r| in_pool & (1 << r as u8) != 0);
         if pieces.hand & playable != 0 {
-            out.extend(results().filter(|&r| r != Stick::Backdo).map(YutAction::Enter));
+            out.extend(sticks_in(in_pool & !(1 << Stick::Backdo as u8)).map(YutAction::Enter));
         }
         for unit in &pieces.units {
             if unit.pieces & playable != 0 {
-                out.extend(results().map(|r| YutAction::Move(unit.lowest(), r)));
+                out.extend(sticks_in(in_pool).map(|r| YutAction::Move(unit.lowest(), r)));
             }
         }
         // Only a state whose units were put out of order from outside needs this.
@@ -960,10 +953,10 @@ impl Yut {
                 self.take_from_pool(state, result)?;
                 state.sides[side].hand &= !(1 << piece);
                 let station = result.steps() as u8;
-                let mut trail = Vec::with_capacity(TRAIL_CAPACITY);
-                trail.extend(0..=station);
+                let trail = Trail::entering(station);
                 let unit = Unit { pieces: 1 << piece, station, trail, route: None };
                 events.emit_with(|| YutEvent::Enter { seat: who, piece, throw: result.name(), station });
+                insert_unit(&mut state.sides[side].units, unit);
                 unit
             }
             YutAction::Move(piece, result) => {
@@ -982,7 +975,9 @@ impl Yut {
                     return Err(YutError::NotMovable(format!("piece {piece} is not {who}'s to move")));
                 }
                 self.take_from_pool(state, result)?;
-                let mut unit = state.sides[side].units.remove(index);
+                // The unit moves where it is in the list: its lowest piece, the list's order,
+                // stays the same.
+                let mut unit = state.sides[side].units[index];
                 let from = unit.station;
                 if result == Stick::Backdo {
                     if unit.trail.len() >= 2 {
@@ -990,10 +985,11 @@ impl Yut {
                         unit.station = unit.trail[unit.trail.len() - 1];
                     } else {
                         unit.station = ring_back(unit.station);
-                        unit.trail = vec![unit.station];
+                        unit.trail = Trail::at(unit.station);
                     }
                     unit.route = None;
                 } else if let Walk::Finished = self.walk(&mut unit, result.steps()) {
+                    state.sides[side].units.remove(index);
                     let count = unit.size();
                     state.sides[side].finished |= unit.pieces;
                     events.emit_with(|| YutEvent::Finish {
@@ -1012,13 +1008,15 @@ impl Yut {
                     to: unit.station,
                     throw: result.name(),
                 });
+                state.sides[side].units[index] = unit;
                 unit
             }
             other => {
                 return Err(YutError::WrongKind { action: other.to_string(), awaiting: "move" });
             }
         };
-        // Arrival: capture first.
+        // Arrival: capture first (the arriving unit is already in its side's list, and a unit
+        // is its own friend).
         let station = unit.station;
         let mut captured = false;
         for (other, other_pieces) in state.sides.iter_mut().enumerate() {
@@ -1046,9 +1044,10 @@ impl Yut {
             state.counters[side].extra_throws += 1;
         }
         let piece = unit.lowest();
-        let has_friend =
-            state.sides[side].units.iter().any(|u| u.station == station && self.friends(u.pieces, unit.pieces));
-        insert_unit(&mut state.sides[side].units, unit);
+        let has_friend = state.sides[side]
+            .units
+            .iter()
+            .any(|u| u.station == station && u.pieces != unit.pieces && self.friends(u.pieces, unit.pieces));
         state.pending = Some(Pending { side: side as u8, piece, captured });
         if has_friend {
             match self.settings.stacking {
