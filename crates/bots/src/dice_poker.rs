@@ -311,6 +311,11 @@ impl Adaptive {
 }
 
 impl Bot<DicePoker> for Adaptive {
+    /// Its depth grows to a leaf budget: milliseconds a decision (`docs/bots.md`).
+    fn searches(&self) -> bool {
+        true
+    }
+
     fn choose(
         &mut self,
         game: &DicePoker,

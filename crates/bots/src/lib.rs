@@ -30,6 +30,14 @@ pub trait Bot<G: Game>: Send {
     /// Picks one of `legal` (non-empty, the engine's legal actions at `state`), drawing any
     /// randomness from `stream`.
     fn choose(&mut self, game: &G, state: &G::State, legal: &[G::Action], stream: &mut Stream) -> G::Action;
+
+    /// Whether a decision searches: it may take a millisecond or more (`docs/bots.md`, the
+    /// decision-time table: `hard` in Ur, Yut and Seven Dice Poker), so a server runs it where
+    /// it cannot hold up other players' messages. `false` (decisions of microseconds) unless
+    /// the bot says otherwise.
+    fn searches(&self) -> bool {
+        false
+    }
 }
 
 /// Uniformly random over the legal actions: one `uniform_below(legal.len())` draw per decision.

@@ -279,6 +279,21 @@ fn rules_error(error: madang_games::RecordError) -> ApiError {
     }
 }
 
+impl NewGame {
+    /// Whether a computer seat asked for is played by a bot that searches
+    /// ([`madang_bots::Bot::searches`]), so that creating the game (the computer may open it)
+    /// goes through [`crate::app::compute`]. Rules or seats that [`LiveGame::create`] will
+    /// refuse say `false`: the refusal is immediate.
+    pub fn computer_searches(&self) -> bool {
+        let Ok(match_) = open_live(&self.game, &self.rules, self.players) else { return false };
+        // Without a seat list the other seats play at `normal` (as `create` fills them).
+        self.seats.as_ref().map_or_else(
+            || match_.bot_searches("normal"),
+            |seats| seats.iter().flatten().any(|level| match_.bot_searches(level)),
+        )
+    }
+}
+
 impl LiveGame {
     /// Builds a new game from a creation request and plays up to the first human decision.
     ///
@@ -729,6 +744,14 @@ impl LiveGame {
         self.touch(&mut core, now);
         let entries = self.advance_while(&seats, &mut core, now, |_| true)?;
         Ok(Change { core, entries })
+    }
+
+    /// Whether a computer seat is played by a bot that searches ([`madang_bots::Bot::searches`]:
+    /// its replies may take milliseconds), so commands go through [`crate::app::compute`].
+    pub fn computer_searches(&self) -> bool {
+        self.seats.iter().any(|s| {
+            s.kind == SeatKind::Cpu && s.level.as_deref().is_some_and(|level| self.core.game.bot_searches(level))
+        })
     }
 
     /// The computer (bot `level`) plays the turn of the seat to move — an online room's turn
@@ -1280,6 +1303,48 @@ mod tests {
             now: 0,
         })
         .expect("a game")
+    }
+
+    /// `docs/bots.md`'s decision times: `hard` in Ur, Yut and Seven Dice Poker takes
+    /// milliseconds; `easy` and `normal` (and Ludo's every level) microseconds. Only the former
+    /// hand the worker thread over.
+    #[test]
+    fn only_games_with_a_searching_computer_hand_the_worker_over() {
+        let request = |game: &str, seats: Option<Vec<Option<&str>>>| NewGame {
+            id: "test".to_owned(),
+            owner: "p".to_owned(),
+            game: game.to_owned(),
+            rules: json!({}),
+            players: None,
+            seats: seats.map(|seats| seats.into_iter().map(|s| s.map(str::to_owned)).collect()),
+            seed: Seed([3; 32]),
+            now: 0,
+        };
+        for (game, level, searches) in [
+            ("ur", "easy", false),
+            ("ur", "normal", false),
+            ("ur", "hard", true),
+            ("yut", "normal", false),
+            ("yut", "hard", true),
+            ("ludo", "hard", false),
+            ("dice-poker", "normal", false),
+            ("dice-poker", "hard", true),
+        ] {
+            let seats = open_live(game, &json!({}), None).expect("opens").seat_names().len();
+            let mut levels = vec![None];
+            levels.extend(std::iter::repeat_n(Some(level), seats - 1));
+            let new = request(game, Some(levels));
+            assert_eq!(new.computer_searches(), searches, "{game} {level}: creating");
+            let live = LiveGame::create(new).expect("a game");
+            assert_eq!(live.computer_searches(), searches, "{game} {level}: playing");
+        }
+        // Without seats, the computer plays at `normal`; a person alone never searches; bad
+        // rules are refused at once.
+        assert!(!request("yut", None).computer_searches());
+        assert!(!request("ur", Some(vec![None, None])).computer_searches());
+        let mut bad = request("ur", Some(vec![None, Some("hard")]));
+        bad.rules = json!({"preset": "nonsense"});
+        assert!(!bad.computer_searches());
     }
 
     fn roll(action: &str, version: u64) -> ActionRequest {

@@ -276,7 +276,11 @@ async fn create_game(
         seed,
         now: now_ms(),
     };
-    let live = crate::app::compute(move || LiveGame::create(new))?;
+    let live = if new.computer_searches() {
+        crate::app::compute(move || LiveGame::create(new))
+    } else {
+        LiveGame::create(new)
+    }?;
     state.quotas.new_game(&player, &address)?;
     state.ensure_player(&player, &address).await?;
     state.writer.create(live.new_rows()).await.map_err(|e| ApiError::storage(&e))?;

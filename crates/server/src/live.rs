@@ -20,6 +20,9 @@ pub trait LiveMatch: Match {
     /// # Errors
     /// [`BotError`] naming the bots the game knows.
     fn check_bot(&self, name: &str) -> Result<(), BotError>;
+    /// Whether the bot called `name` searches ([`madang_bots::Bot::searches`]); `false` for a
+    /// name the game does not know.
+    fn bot_searches(&self, name: &str) -> bool;
     /// Each of `actions` (legal at the current decision node) annotated for the board, in order:
     /// `action`, `kind`, and where it moves something `from`, `to` and (with `by_id`) `pieces`.
     /// The pieces before the move and the mover's names are found once for all of them.
@@ -47,6 +50,10 @@ impl<G: Roster> LiveMatch for GameMatch<G> {
 
     fn check_bot(&self, name: &str) -> Result<(), BotError> {
         self.game.bot(name).map(|_| ())
+    }
+
+    fn bot_searches(&self, name: &str) -> bool {
+        self.game.bot(name).is_ok_and(|bot| bot.searches())
     }
 
     fn annotate(&self, actions: &[String], by_id: bool) -> Vec<Value> {

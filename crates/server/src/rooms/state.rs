@@ -661,11 +661,21 @@ impl RoomState {
         self.humans().map(|(_, h)| (h.player.clone(), h.nickname.clone())).collect()
     }
 
-    /// Whether any seat is played by the computer in the current game (commands then may
-    /// think: the actor runs them off the async workers).
+    /// Whether the computer may search in a command: a seat of the current game, or a room
+    /// seat for the next one, is played by a bot that searches ([`madang_bots::Bot::searches`];
+    /// before the first game, any computer seat). The actor then runs the command off the async
+    /// workers ([`crate::app::compute`]); otherwise a command is microseconds, decided in place.
     pub fn computer_thinks(&self) -> bool {
-        self.game.as_ref().is_some_and(|live| live.seats.iter().any(|s| s.kind == SeatKind::Cpu))
-            || self.seats.iter().any(|s| matches!(s.occupant, Occupant::Cpu(_)))
+        let cpu_levels = self.seats.iter().filter_map(|s| match &s.occupant {
+            Occupant::Cpu(level) => Some(level.as_str()),
+            _ => None,
+        });
+        match &self.game {
+            None => cpu_levels.count() > 0,
+            Some(live) => {
+                live.computer_searches() || cpu_levels.into_iter().any(|level| live.core.game.bot_searches(level))
+            }
+        }
     }
 
     fn require_host(&self, seat: usize) -> Result<(), RoomError> {
@@ -1572,6 +1582,29 @@ mod tests {
         assert_eq!(room.game.as_ref().expect("a game").seats[1].level.as_deref(), Some("easy"));
         let bad = room.handle(0, None, &Command::Start { fill_cpu: Some("genius".into()) }, &fresh());
         assert_eq!(code(bad), "wrong_phase");
+    }
+
+    /// A room's commands run in place unless the computer may search (`docs/bots.md`: Ur's
+    /// `hard` takes milliseconds a decision, `easy` microseconds).
+    #[test]
+    fn a_room_hands_the_worker_over_only_for_a_searching_computer() {
+        let people = playing(None);
+        assert!(!people.computer_thinks(), "two people");
+        let mut lobby = room(None, false);
+        assert!(!lobby.computer_thinks(), "nobody at the computer");
+        let cpu = |level: &str| Command::Cpu { seat: "dark".into(), level: Some(level.into()) };
+        let events = lobby.handle(0, None, &cpu("easy"), &at(NOW)).expect("a computer seat");
+        take(&mut lobby, events);
+        assert!(lobby.computer_thinks(), "before the first game any computer seat counts");
+        let events = lobby.handle(0, None, &Command::Start { fill_cpu: None }, &fresh()).expect("start");
+        take(&mut lobby, events);
+        assert!(!lobby.computer_thinks(), "easy does not search");
+        let mut lobby = room(None, false);
+        let events = lobby.handle(0, None, &cpu("hard"), &at(NOW)).expect("a computer seat");
+        take(&mut lobby, events);
+        let events = lobby.handle(0, None, &Command::Start { fill_cpu: None }, &fresh()).expect("start");
+        take(&mut lobby, events);
+        assert!(lobby.computer_thinks(), "hard searches");
     }
 
     #[test]
