@@ -68,13 +68,31 @@ pub struct Expectimax<E> {
     /// budget the search stops expanding, after the node it is in when the evaluator works a
     /// whole last ply or last roll out at once) and the previous level's values are used.
     pub max_nodes: u64,
+    /// The depth from which a decision counts as a search ([`Bot::searches`]): 3 unless the
+    /// game's roster sets it ([`Expectimax::searching_from`]).
+    pub searches_from: u32,
     table: HashMap<(u64, u32), f64, BuildHasherDefault<PreHashed>>,
 }
 
 impl<E> Expectimax<E> {
     /// A searcher of `depth` turns (at least 1).
     pub fn new(depth: u32, evaluator: E) -> Self {
-        Expectimax { depth: depth.max(1), evaluator, nodes: 0, max_nodes: DEFAULT_MAX_NODES, table: HashMap::default() }
+        Expectimax {
+            depth: depth.max(1),
+            evaluator,
+            nodes: 0,
+            max_nodes: DEFAULT_MAX_NODES,
+            searches_from: 3,
+            table: HashMap::default(),
+        }
+    }
+
+    /// The same searcher, whose decisions count as searches from `depth` turns on: a game whose
+    /// turns branch widely (Yut's throw sets) sets 2.
+    #[must_use]
+    pub fn searching_from(mut self, depth: u32) -> Self {
+        self.searches_from = depth;
+        self
     }
 }
 
@@ -296,11 +314,11 @@ impl<E> Expectimax<E> {
 }
 
 impl<G: Game, E: Evaluator<G>> Bot<G> for Expectimax<E> {
-    /// Three turns or more: `docs/bots.md` times depth 1 and 2 in microseconds (Ur's `easy` and
-    /// `normal`; Seven Dice Poker's `normal` 0.1-0.4 ms), depth 3 and 5 in milliseconds (Yut's
-    /// and Ur's `hard`).
+    /// From [`Expectimax::searches_from`] turns on (3 by default): `docs/bots.md` times depth
+    /// 1 and 2 in microseconds in Ur (`easy`, `normal`) and at 0.1-0.4 ms in Seven Dice Poker
+    /// (`normal`), depth 3 and 5 in milliseconds (Yut's and Ur's `hard`).
     fn searches(&self) -> bool {
-        self.depth >= 3
+        self.depth >= self.searches_from
     }
 
     fn choose(&mut self, game: &G, state: &G::State, legal: &[G::Action], stream: &mut Stream) -> G::Action {

@@ -331,6 +331,8 @@ impl Roster for Yut {
                 }
             },
         };
-        Ok(Box::new(Expectimax::new(depth, YutEvaluator)))
+        // Two turns of Yut already take up to milliseconds (a throw set's orders of spending;
+        // 84 ms at most in an eight-player game): a search.
+        Ok(Box::new(Expectimax::new(depth, YutEvaluator).searching_from(2)))
     }
 }

@@ -62,9 +62,10 @@ impl FigureTotals {
     /// Adds one game's figures: every leaf of `figures` as JSON would have it (numbers and
     /// booleans summed, strings counted, `null`, `None` and non-finite numbers skipped), walked
     /// straight from its `Serialize` without building a `serde_json::Value` (a random playout
-    /// costs a few microseconds; a `Value` of a game's figures cost a tenth of that). Keys that
-    /// JSON cannot have (a map keyed by a list) end the walk early, as `serde_json::to_value`
-    /// would refuse them.
+    /// costs a few microseconds; a `Value` of a game's figures cost a tenth of that). Map keys
+    /// become text as `serde_json` writes them. A key JSON cannot have (a map keyed by a list)
+    /// ends the walk, the leaves before it counted (`serde_json::to_value` refused the whole
+    /// value); no game's figures have one.
     pub(crate) fn add<T: Serialize + ?Sized>(&mut self, figures: &T) {
         let mut path = String::new();
         let _ = figures.serialize(LeafWalk { totals: self, path: &mut path });
@@ -329,6 +330,18 @@ impl<'a> serde::Serializer for LeafWalk<'a> {
     }
 }
 
+/// A map of the one entry `key → null`.
+struct OneKey<'k, K: ?Sized>(&'k K);
+
+impl<K: Serialize + ?Sized> Serialize for OneKey<'_, K> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry(self.0, &())?;
+        map.end()
+    }
+}
+
 macro_rules! list {
     ($($trait:ident: $method:ident),*) => {
         $(impl serde::ser::$trait for Children<'_> {
@@ -373,18 +386,14 @@ impl serde::ser::SerializeMap for Children<'_> {
     type Error = WalkError;
 
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), WalkError> {
-        // JSON keys are text: strings as they are, numbers, booleans and characters written out
-        // (as `serde_json` does).
-        let mut text = std::mem::take(&mut self.key);
-        text.clear();
-        let json = serde_json::to_value(key).map_err(|e| WalkError(e.to_string()))?;
-        match json {
-            serde_json::Value::String(s) => text.push_str(&s),
-            serde_json::Value::Number(n) => text.push_str(&n.to_string()),
-            serde_json::Value::Bool(b) => text.push_str(if b { "true" } else { "false" }),
-            other => return Err(WalkError(format!("a figure's key must be text, not {other}"))),
-        }
-        self.key = text;
+        // JSON keys are text: `serde_json` itself writes the key of a one-entry map, so numbers,
+        // booleans and unit variants become the text it gives them and other keys are refused,
+        // as in a `Value`.
+        let json = serde_json::to_value(OneKey(key)).map_err(|e| WalkError(e.to_string()))?;
+        let serde_json::Value::Object(map) = json else {
+            return Err(WalkError("a map key did not make a JSON object".to_owned()));
+        };
+        self.key = map.into_iter().next().map(|(k, _)| k).unwrap_or_default();
         Ok(())
     }
 
@@ -479,6 +488,17 @@ mod tests {
         let mut keyed: BTreeMap<u8, Ending> = BTreeMap::new();
         keyed.insert(3, Ending::Timed { seconds: 1.5 });
         totals.add(&keyed);
+        // A float key as JSON writes it (`0.1`, not the f32's 0.10000000149011612).
+        struct FloatKeyed;
+        impl Serialize for FloatKeyed {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeMap as _;
+                let mut map = serializer.serialize_map(Some(1))?;
+                map.serialize_entry(&0.1f32, &true)?;
+                map.end()
+            }
+        }
+        totals.add(&FloatKeyed);
         let report = totals.report();
         let mean = |path: &str| match &report[path] {
             Figure::Mean { mean } => *mean,
@@ -493,6 +513,7 @@ mod tests {
         assert_eq!(mean("B.missing"), 7.0);
         assert_eq!(mean("B.skipped"), 1.0);
         assert_eq!(mean("3.timed.seconds"), 1.5);
+        assert_eq!(mean("0.1"), 1.0);
         let Figure::Frequencies { frequencies } = &report["A.ending"] else { panic!("frequencies expected") };
         assert_eq!(frequencies["home"], 1.0);
         let Figure::Frequencies { frequencies } = &report["A.initial"] else { panic!("frequencies expected") };
@@ -502,7 +523,7 @@ mod tests {
             assert!(!report.contains_key(absent), "{absent}");
         }
         // A: steps, captured, pair.0, ending, initial; B: those but ending as resigned, and pair.1,
-        // missing, skipped; and 3.timed.seconds.
-        assert_eq!(report.len(), 5 + 8 + 1, "{:?}", report.keys().collect::<Vec<_>>());
+        // missing, skipped; 3.timed.seconds and 0.1.
+        assert_eq!(report.len(), 5 + 8 + 2, "{:?}", report.keys().collect::<Vec<_>>());
     }
 }

@@ -637,7 +637,7 @@ impl Room {
     }
 
     async fn on_timer(&mut self) {
-        let events = if self.state.computer_thinks() {
+        let events = if self.state.computer_thinks(None) {
             compute(|| self.state.tick(now_ms()))
         } else {
             self.state.tick(now_ms())
@@ -727,9 +727,9 @@ impl Room {
         let context = Context { now: now_ms(), fresh };
         let state = &self.state;
         let decide = || state.handle(seat, id.as_deref(), command, &context);
-        // Only computer seats think: without them a command is microseconds, decided here
-        // rather than handing the worker thread over (`block_in_place`).
-        let events = if state.computer_thinks() { compute(decide) } else { decide() }?;
+        // Only a computer that searches thinks: otherwise a command is microseconds, decided
+        // here rather than handing the worker thread over (`block_in_place`).
+        let events = if state.computer_thinks(Some(command)) { compute(decide) } else { decide() }?;
         self.store_and_take(events).await
     }
 

@@ -661,21 +661,22 @@ impl RoomState {
         self.humans().map(|(_, h)| (h.player.clone(), h.nickname.clone())).collect()
     }
 
-    /// Whether the computer may search in a command: a seat of the current game, or a room
-    /// seat for the next one, is played by a bot that searches ([`madang_bots::Bot::searches`];
-    /// before the first game, any computer seat). The actor then runs the command off the async
-    /// workers ([`crate::app::compute`]); otherwise a command is microseconds, decided in place.
-    pub fn computer_thinks(&self) -> bool {
-        let cpu_levels = self.seats.iter().filter_map(|s| match &s.occupant {
-            Occupant::Cpu(level) => Some(level.as_str()),
-            _ => None,
-        });
-        match &self.game {
-            None => cpu_levels.count() > 0,
-            Some(live) => {
-                live.computer_searches() || cpu_levels.into_iter().any(|level| live.core.game.bot_searches(level))
-            }
-        }
+    /// Whether the computer may search while handling `command` (or the turn timer, `None`):
+    /// a seat of the current game, a room seat for the next one, or the level the command
+    /// itself gives the computer (`start` with `fill_cpu`, `hand_to_cpu`: it plays at once) is a
+    /// bot that searches ([`madang_bots::Bot::searches`]). The actor then runs the command off
+    /// the async workers ([`crate::app::compute`]); otherwise it is microseconds, decided in
+    /// place.
+    pub fn computer_thinks(&self, command: Option<&Command>) -> bool {
+        let searches = |level: &str| self.template.bot_searches(level);
+        let given = match command {
+            Some(Command::Start { fill_cpu: Some(level) }) => searches(level),
+            Some(Command::HandToCpu { level, .. }) => searches(level.as_deref().unwrap_or("normal")),
+            _ => false,
+        };
+        given
+            || self.game.as_ref().is_some_and(LiveGame::computer_searches)
+            || self.seats.iter().any(|s| matches!(&s.occupant, Occupant::Cpu(level) if searches(level)))
     }
 
     fn require_host(&self, seat: usize) -> Result<(), RoomError> {
@@ -1589,22 +1590,30 @@ mod tests {
     #[test]
     fn a_room_hands_the_worker_over_only_for_a_searching_computer() {
         let people = playing(None);
-        assert!(!people.computer_thinks(), "two people");
+        assert!(!people.computer_thinks(None), "two people");
+        let hand = |level: &str| Command::HandToCpu { seat: "dark".into(), level: Some(level.into()) };
+        assert!(!people.computer_thinks(Some(&hand("easy"))));
+        assert!(!people.computer_thinks(Some(&Command::HandToCpu { seat: "dark".into(), level: None })), "normal");
+        assert!(people.computer_thinks(Some(&hand("hard"))), "the computer plays the handed seat at once");
         let mut lobby = room(None, false);
-        assert!(!lobby.computer_thinks(), "nobody at the computer");
+        assert!(!lobby.computer_thinks(None), "nobody at the computer");
+        let fill = |level: &str| Command::Start { fill_cpu: Some(level.into()) };
+        assert!(!lobby.computer_thinks(Some(&fill("normal"))));
+        assert!(lobby.computer_thinks(Some(&fill("hard"))), "the computer may open the game");
         let cpu = |level: &str| Command::Cpu { seat: "dark".into(), level: Some(level.into()) };
         let events = lobby.handle(0, None, &cpu("easy"), &at(NOW)).expect("a computer seat");
         take(&mut lobby, events);
-        assert!(lobby.computer_thinks(), "before the first game any computer seat counts");
+        assert!(!lobby.computer_thinks(None), "easy does not search");
         let events = lobby.handle(0, None, &Command::Start { fill_cpu: None }, &fresh()).expect("start");
         take(&mut lobby, events);
-        assert!(!lobby.computer_thinks(), "easy does not search");
+        assert!(!lobby.computer_thinks(None), "easy does not search");
         let mut lobby = room(None, false);
         let events = lobby.handle(0, None, &cpu("hard"), &at(NOW)).expect("a computer seat");
         take(&mut lobby, events);
+        assert!(lobby.computer_thinks(None), "a hard seat for the next game");
         let events = lobby.handle(0, None, &Command::Start { fill_cpu: None }, &fresh()).expect("start");
         take(&mut lobby, events);
-        assert!(lobby.computer_thinks(), "hard searches");
+        assert!(lobby.computer_thinks(None), "hard searches");
     }
 
     #[test]
