@@ -415,7 +415,7 @@ impl Cluster {
     }
 
     /// Runs until shutdown: renews the node every heartbeat and drops from memory what it no
-    /// longer owns ([`crate::app::App::lose`]).
+    /// longer owns (`App::lose`).
     pub async fn keep_alive(&self, state: AppState) {
         let mut tick = tokio::time::interval(self.config.heartbeat.max(Duration::from_millis(100)));
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);

@@ -282,7 +282,7 @@ fn rules_error(error: madang_games::RecordError) -> ApiError {
 impl NewGame {
     /// Whether a computer seat asked for is played by a bot that searches
     /// ([`madang_bots::Bot::searches`]), so that creating the game (the computer may open it)
-    /// goes through [`crate::app::compute`]. Rules or seats that [`LiveGame::create`] will
+    /// goes through `app::compute`. Rules or seats that [`LiveGame::create`] will
     /// refuse say `false`: the refusal is immediate.
     pub fn computer_searches(&self) -> bool {
         let Ok(match_) = open_live(&self.game, &self.rules, self.players) else { return false };
@@ -747,7 +747,7 @@ impl LiveGame {
     }
 
     /// Whether a computer seat is played by a bot that searches ([`madang_bots::Bot::searches`]:
-    /// its replies may take milliseconds), so commands go through [`crate::app::compute`].
+    /// its replies may take milliseconds), so commands go through `app::compute`.
     pub fn computer_searches(&self) -> bool {
         self.seats.iter().any(|s| {
             s.kind == SeatKind::Cpu && s.level.as_deref().is_some_and(|level| self.core.game.bot_searches(level))

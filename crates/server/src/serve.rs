@@ -24,7 +24,7 @@ use tower::Service;
 /// the rooms' writer, the listener, log files).
 const RESERVED_FILES: u64 = 256;
 
-/// The default connection limit: the process's soft file limit less [`RESERVED_FILES`]
+/// The default connection limit: the process's soft file limit less `RESERVED_FILES`
 /// (at least 64), so that `accept` never fails for want of a descriptor.
 pub fn default_max_connections() -> usize {
     #[cfg(unix)]

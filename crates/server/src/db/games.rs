@@ -1,7 +1,8 @@
 //! The SQL of games and their actions, for every way a game is played (against the computer,
 //! on one screen, in a room) and both databases: one statement for each change.
 //!
-//! - A new game: [`Db::create_game`] (the `games` row, its players and first actions).
+//! - A new game: [`Writer::create`] (the `games` row, its players and first actions), through the
+//!   same writer as the changes.
 //! - A change to a game in play: a [`Commit`] (new actions, the game row's new columns guarded
 //!   by the version it was computed from, the players' outcomes at the end), stored through the
 //!   one group-commit [`Writer`]: it takes every change waiting, of every game, writes them in

@@ -5,7 +5,7 @@
 //! screen and in rooms), the rooms' own rows in [`rooms`].
 //!
 //! Every statement is written once for both databases: both accept `$1, $2, …` placeholders,
-//! and [`on_pool!`] runs the same code on whichever pool is open. Values are the types both
+//! and `on_pool!` runs the same code on whichever pool is open. Values are the types both
 //! share: `BIGINT` (`i64`) and `TEXT` (`String`, JSON documents included).
 
 pub mod games;
@@ -208,8 +208,8 @@ impl Db {
         Ok(db)
     }
 
-    /// SQLite: starts the WAL over once it holds more than `bytes` ([`Db::checkpoint_once`]);
-    /// a writer truncates it past twice that ([`Db::wal_past_twice_limit`]).
+    /// SQLite: starts the WAL over once it holds more than `bytes` (`Db::checkpoint_once`);
+    /// a writer truncates it past twice that (`Db::wal_past_twice_limit`).
     pub fn set_wal_max_bytes(&mut self, bytes: u64) {
         self.wal_max_bytes = bytes;
     }
@@ -258,8 +258,8 @@ impl Db {
     }
 
     /// SQLite: the background checkpoint, every `CHECKPOINT_EVERY` until `stop` turns true
-    /// ([`Db::checkpoint_once`]). Commands never checkpoint themselves, except to keep the WAL
-    /// bounded when this task falls behind ([`Db::write_turn`]).
+    /// (`Db::checkpoint_once`). Commands never checkpoint themselves, except to keep the WAL
+    /// bounded when this task falls behind (`Db::write_turn`).
     pub async fn checkpoint(&self, mut stop: tokio::sync::watch::Receiver<bool>) {
         if !matches!(self.pool, Pool::Sqlite(_)) {
             return;

@@ -11,7 +11,7 @@
 //!   is in `game_players` with their outcome.
 //! - A room's own state (seats, token hashes, host, status, games) is stored in `rooms.state`
 //!   before anyone hears of a change; after a restart (or when unloaded while idle) a room is
-//!   rebuilt on first use of its code ([`Registry::open`]), and public lobbies at start.
+//!   rebuilt on first use of its code (`Registry::open`), and public lobbies at start.
 
 pub mod protocol;
 pub mod room;

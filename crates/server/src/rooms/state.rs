@@ -665,7 +665,7 @@ impl RoomState {
     /// a seat of the current game, a room seat for the next one, or the level the command
     /// itself gives the computer (`start` with `fill_cpu`, `hand_to_cpu`: it plays at once) is a
     /// bot that searches ([`madang_bots::Bot::searches`]). The actor then runs the command off
-    /// the async workers ([`crate::app::compute`]); otherwise it is microseconds, decided in
+    /// the async workers (`app::compute`); otherwise it is microseconds, decided in
     /// place.
     pub fn computer_thinks(&self, command: Option<&Command>) -> bool {
         let searches = |level: &str| self.template.bot_searches(level);
