@@ -44,7 +44,7 @@ impl Branching {
 }
 
 /// The reviewed games' accounts and graphs, added up. Fixed-point sums are in
-/// [`crate::figures::FIXED_POINT`] units of a fraction of a game (1 = 100 points of winning
+/// `FIXED_POINT` units (2³², `crates/sim/src/figures.rs`) of a fraction of a game (1 = 100 points of winning
 /// chance).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnalysisTotals {

@@ -9,7 +9,7 @@
 //!   each layer pair swept in parallel on the current rayon pool until converged.
 //! - [`Table`]: the result as 16-bit fixed point (or `f32`), with O(1) [`Table::lookup`], the
 //!   perfect player's [`Table::best_move`] and [`Table::win_chance`] for any engine state.
-//! - [`file`]: the table file (header with rules, value type, tolerance, counts and checksum) —
+//! - [`file`](mod@file): the table file (header with rules, value type, tolerance, counts and checksum) —
 //!   the crate's only I/O.
 //!
 //! Every preset and option combination of `madang-ur` is supported.
