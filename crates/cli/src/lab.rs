@@ -145,9 +145,9 @@ fn search(args: SearchArgs) -> Result<(), Failure> {
     if args.json {
         let mut value = serde_json::to_value(&report)?;
         value["tables"] = tables.iter().filter_map(|(rules, exact)| table_json(rules, exact)).collect();
-        println!("{}", serde_json::to_string_pretty(&value)?);
+        outln!("{}", serde_json::to_string_pretty(&value)?)?;
     } else {
-        print!("{}", text(&report, &tables));
+        out!("{}", text(&report, &tables))?;
     }
     Ok(())
 }

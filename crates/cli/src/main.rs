@@ -6,6 +6,23 @@
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+/// `print!` that returns the write's `io::Result` instead of panicking: standard output closed
+/// early (piped into `head`) is an error `main` ends on quietly.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
+/// `println!` as [`out!`].
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
 mod lab;
 mod review;
 mod serve;
@@ -89,6 +106,15 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of the output went away (`madang replay … | head`): nothing more to say.
+        Err(failure)
+            if failure
+                .error
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(failure) => {
             eprintln!("madang: {:#}", failure.error);
             ExitCode::from(failure.status)
@@ -101,7 +127,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Replay { file } => {
             let record = read_record(&file)?;
             let view = madang_games::replay(&record)?;
-            println!("{}", serde_json::to_string_pretty(&view)?);
+            outln!("{}", serde_json::to_string_pretty(&view)?)?;
             Ok(())
         }
         Command::Events { json } => {
@@ -109,11 +135,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if json {
                 let map: serde_json::Map<String, serde_json::Value> =
                     kinds.iter().map(|(game, list)| ((*game).to_owned(), serde_json::json!(list))).collect();
-                println!("{}", serde_json::to_string_pretty(&map)?);
+                outln!("{}", serde_json::to_string_pretty(&map)?)?;
             } else {
                 for (game, list) in kinds {
                     for kind in list {
-                        println!("{game}\t{}\t{}", kind.kind, kind.fields.join(", "));
+                        outln!("{game}\t{}\t{}", kind.kind, kind.fields.join(", "))?;
                     }
                 }
             }
@@ -130,7 +156,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             check_commitment(&text, &record)?;
             match madang_games::verify(&record) {
                 Ok(checked) => {
-                    println!("ok: all {checked} chance outcomes are the ones the seed gives");
+                    outln!("ok: all {checked} chance outcomes are the ones the seed gives")?;
                     Ok(())
                 }
                 Err(e @ VerifyError::Mismatch { .. }) => Err(Failure { status: 1, error: e.into() }),

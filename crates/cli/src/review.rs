@@ -61,15 +61,15 @@ pub(crate) fn run(args: ReviewArgs) -> Result<(), Failure> {
     if args.json {
         let body =
             madang_games::review_document(game.as_ref(), &record.rules, None, record.actions.len() as u64, &review);
-        println!("{}", serde_json::to_string_pretty(&body)?);
+        outln!("{}", serde_json::to_string_pretty(&body)?)?;
     } else {
-        print!("{}", text(&review));
+        out!("{}", text(&review))?;
         let how = if review.exact {
             "from the solved table".to_owned()
         } else {
             format!("with {} playouts", review.playouts)
         };
-        println!("\n{} actions reviewed in {took:.3} s {how}", record.actions.len());
+        outln!("\n{} actions reviewed in {took:.3} s {how}", record.actions.len())?;
     }
     Ok(())
 }

@@ -98,7 +98,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             Some((url, node)) => format!("; node {node} of a cluster, reached by the other nodes at {url}"),
             None => String::new(),
         };
-        println!("madang is serving on http://{addr}/ (API: http://{addr}/api, see docs/api.md){node}");
+        outln!("madang is serving on http://{addr}/ (API: http://{addr}/api, see docs/api.md){node}")?;
         server.run(madang_server::shutdown_signal()).await?;
         anyhow::Ok(())
     })

@@ -272,9 +272,9 @@ fn compare(args: &SimArgs) -> Result<(), Failure> {
     bar.finish_and_clear();
     let comparison = madang_sim::compare::compare(reports);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&comparison)?);
+        outln!("{}", serde_json::to_string_pretty(&comparison)?)?;
     } else {
-        print!("{}", compare_text(&comparison));
+        out!("{}", compare_text(&comparison))?;
     }
     if let Some(path) = &args.report.report {
         let lang = madang_sim::html::Lang::parse(&args.report.lang)
@@ -414,9 +414,9 @@ fn compare_text(c: &madang_sim::compare::Comparison) -> String {
 
 fn print_report(report: &SimReport, json: bool) -> Result<(), Failure> {
     if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print!("{}", text_report(report));
+        out!("{}", text_report(report))?;
     }
     Ok(())
 }

@@ -199,7 +199,7 @@ fn solve(args: SolveArgs) -> Result<(), Failure> {
     madang_ur_solver::write_table(&solution.table, &out)?;
     let r = &solution.report;
     let size = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
-    println!(
+    outln!(
         "solved {name}: {} states, {} sweeps ({:.1} full-table, {} extrapolations), start {:.10} %, residual {:.1e}, {:.1} s on {}, peak memory {}; wrote {} ({:.1} MB, {})",
         r.states,
         r.sweeps,
@@ -213,7 +213,7 @@ fn solve(args: SolveArgs) -> Result<(), Failure> {
         out.display(),
         size as f64 / 1e6,
         args.value_type.name(),
-    );
+    )?;
     Ok(())
 }
 

@@ -156,3 +156,24 @@ fn verify_checks_the_commitment_against_the_seed() {
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert!(run.stderr.contains("commitment") && run.stderr.contains(good), "{}", run.stderr);
 }
+
+/// Output piped into a reader that stops early (`madang sim … | head`): the closed pipe ends
+/// the run quietly, exit status 0, instead of a panic on printing (status 101 and a backtrace,
+/// as `println!` does). The reader goes away before the run prints anything: 2,000 games take
+/// tens of milliseconds, and the pipe is closed as soon as the process starts.
+#[test]
+fn a_closed_output_pipe_ends_the_run_quietly() {
+    for args in [&["sim", "ur", "--games", "2000", "--threads", "1"][..], &["events"][..]] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_madang"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("madang starts");
+        drop(child.stdout.take());
+        let output = child.wait_with_output().expect("madang ends");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}

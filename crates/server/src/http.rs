@@ -464,10 +464,17 @@ async fn setup(JsonBody(request): JsonBody<SetupRequest>) -> Result<Json<Value>,
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ReplayRequest {
     record: Value,
     step: Option<usize>,
 }
+
+/// The most actions `POST /api/replay` plays: a Ludo game, the longest the games allow, stops at
+/// 10,000 rolls, so at most 20,000 actions. The answer lists every action with its events (about
+/// 370 bytes each in JSON), so 100,000 one-word actions, which fit in the 1 MiB body, made a
+/// 37 MB answer and took the server to 0.6 GB.
+pub const MAX_REPLAY_ACTIONS: usize = 20_000;
 
 /// `POST /api/replay`: the replay view of a record the client holds (a loaded file) after its
 /// first `step` actions (default: all), with `step`, `steps`, `action`, `last_chance` and the
@@ -494,6 +501,13 @@ async fn replay_record(JsonBody(request): JsonBody<ReplayRequest>) -> Result<Jso
     let text = request.record.to_string();
     let mut record = madang_games::Record::from_json(&text).map_err(bad)?;
     let steps = record.actions.len();
+    if steps > MAX_REPLAY_ACTIONS {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "too_long",
+            format!("a replay covers at most {MAX_REPLAY_ACTIONS} actions; this record has {steps}"),
+        ));
+    }
     let step = request.step.unwrap_or(steps);
     if step > steps {
         return Err(ApiError::new(

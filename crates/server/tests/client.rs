@@ -146,6 +146,18 @@ async fn a_record_the_client_holds_replays_step_by_step() {
     assert_refused(&answer, 422, "bad_record", "actions");
     let answer = client.post("/api/replay", json!({"record": [1, 2, 3]})).await;
     assert_refused(&answer, 422, "bad_record", "JSON object");
+    // A misspelt field is named, not ignored.
+    let answer = client.post("/api/replay", json!({"record": worked_example(), "stpe": 1})).await;
+    assert_refused(&answer, 400, "malformed_json", "stpe");
+    // More actions than any game has (a Ludo game stops at 10,000 rolls): 20,001 rolls of 0 in
+    // Ur (each passes), which fit in the 1 MiB body, are refused before any is played.
+    let long = json!({"record": {"game": "ur", "actions": vec!["roll 0"; 20_001]}});
+    assert_refused(
+        &client.post("/api/replay", long).await,
+        422,
+        "too_long",
+        "at most 20000 actions; this record has 20001",
+    );
     // A record without actions is a game at its start.
     let (status, start) = client.post("/api/replay", json!({"record": {"game": "ur"}})).await;
     assert_eq!((status, start["steps"].clone(), start["to_move"].clone()), (200, json!(0), json!("chance")));
