@@ -369,11 +369,13 @@ impl Roster for DicePoker {
 
 /// Parses the leaf budget of `adaptive:N` (N thousand evaluated positions, 1 ≤ N ≤ 100,000).
 fn parse_budget(name: &str) -> Result<u64, BotError> {
-    match name.strip_prefix("adaptive:").map(str::parse::<u64>) {
-        Some(Ok(n)) if (1..=100_000).contains(&n) => Ok(n * 1000),
+    match name.strip_prefix("adaptive:").and_then(crate::canonical_number) {
+        Some(n) if (1..=100_000).contains(&n) => Ok(n * 1000),
         _ => Err(BotError::BadParameter {
             name: name.to_owned(),
-            reason: "the budget N (thousands of evaluated positions) must be an integer from 1 to 100000".to_owned(),
+            reason: "the budget N (thousands of evaluated positions) must be an integer from 1 to 100000, without \
+                     sign or leading zeros"
+                .to_owned(),
         }),
     }
 }

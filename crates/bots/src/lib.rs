@@ -143,16 +143,25 @@ pub trait Roster: Game {
     }
 }
 
-/// Parses the depth of `expectimax:D` (1 ≤ D ≤ `max`).
+/// Parses the depth of `expectimax:D` (1 ≤ D ≤ `max`, written as the notation writes numbers:
+/// no sign, no leading zero, so one bot has one name).
 pub(crate) fn parse_depth(name: &str, max: u32) -> Result<Option<u32>, BotError> {
     let Some(depth) = name.strip_prefix("expectimax:") else { return Ok(None) };
-    match depth.parse::<u32>() {
-        Ok(d) if (1..=max).contains(&d) => Ok(Some(d)),
+    match canonical_number(depth) {
+        Some(d) if (1..=u64::from(max)).contains(&d) => Ok(Some(d as u32)),
         _ => Err(BotError::BadParameter {
             name: name.to_owned(),
-            reason: format!("depth must be an integer from 1 to {max}"),
+            reason: format!("depth must be an integer from 1 to {max}, without sign or leading zeros"),
         }),
     }
+}
+
+/// `text` as a number when it is written as the notation writes numbers (digits only, no
+/// leading zero); `None` otherwise or beyond `u64`.
+pub(crate) fn canonical_number(text: &str) -> Option<u64> {
+    let canonical =
+        !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && (text == "0" || !text.starts_with('0'));
+    canonical.then(|| text.parse().ok()).flatten()
 }
 
 /// A whole game of `game` between `bots` (a name per seat, in seat order; the last repeats for

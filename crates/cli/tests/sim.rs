@@ -61,6 +61,14 @@ fn bad_input_exits_2_naming_the_problem() {
         (&["sim", "ur", "--threads", "100000"], "--threads must be at most 1024, got 100000"),
         (&["sim", "ur", "--bots", "random,wizard"], "unknown bot \"wizard\""),
         (&["sim", "ur", "--bots", "random,expectimax:0"], "depth must be"),
+        // One bot, one name: numbers as the notation writes them.
+        (
+            &["sim", "ur", "--bots", "random,expectimax:03"],
+            "depth must be an integer from 1 to 8, without sign or leading zeros",
+        ),
+        (&["sim", "ur", "--bots", "random,expectimax:+3"], "without sign or leading zeros"),
+        (&["sim", "dice-poker", "--bots", "random,adaptive:0100"], "from 1 to 100000, without sign or leading zeros"),
+        (&["sim", "dice-poker", "--bots", "random,adaptive:+5"], "without sign or leading zeros"),
         (&["sim", "ur", "--bots", "random*x"], "bad repeat count"),
         (&["sim", "ur", "--rules", "{\"pieces\":9}"], "pieces"),
         (&["sim", "ur", "--rules", "{\"bogus\":1}"], "bogus"),
