@@ -599,6 +599,28 @@ fn end_by_a_seat_that_does_not_exist_is_refused() {
     replay_text(&record.to_string()).refused(&["reason", "surrender"]);
 }
 
+/// platform.md: "Every game can be ended by the player: resign (a loss), leave (Ludo: counts as
+/// played …)" and "Ur online: resign, offer a draw": so a Ludo record cannot end by `resign`, and
+/// only Ur's by `draw_agreed`. A record ending a game in a way it does not offer is refused,
+/// naming the reason and the ones the game allows; the allowed ones replay.
+#[test]
+fn an_end_the_game_does_not_offer_is_refused() {
+    let ludo_resign = json!({ "game": "ludo", "actions": [], "end": { "reason": "resign", "by": "0" } });
+    replay_text(&ludo_resign.to_string()).refused(&["`end.reason`", "\"resign\"", "allows: abandoned"]);
+    let yut_draw = json!({ "game": "yut", "actions": [], "end": { "reason": "draw_agreed", "by": "A" } });
+    replay_text(&yut_draw.to_string()).refused(&["\"draw_agreed\"", "allows: resign, abandoned"]);
+    let poker_draw = json!({ "game": "dice-poker", "actions": [], "end": { "reason": "draw_agreed", "by": "white" } });
+    replay_text(&poker_draw.to_string()).refused(&["\"draw_agreed\"", "allows: resign, abandoned"]);
+
+    let ludo_left = json!({ "game": "ludo", "actions": [], "end": { "reason": "abandoned", "by": "0" } });
+    assert_eq!(
+        replay_text(&ludo_left.to_string()).view()["result"]["end"],
+        json!({ "reason": "abandoned", "by": "0" })
+    );
+    let ur_draw = json!({ "game": "ur", "actions": [], "end": { "reason": "draw_agreed", "by": "dark" } });
+    assert_eq!(replay_text(&ur_draw.to_string()).view()["status"], "finished");
+}
+
 /// README.md "Game records": the example record and its explained output.
 #[test]
 fn readme_example_record_replays_as_documented() {

@@ -382,6 +382,19 @@ pub fn visit<V: Visitor>(
     }
 }
 
+/// The endings a person may choose in `game` (its declaration's [`GameInfo::endings`]; empty
+/// for an unknown game).
+pub fn endings(game: &str) -> Vec<Ending> {
+    struct Endings;
+    impl Visitor for Endings {
+        type Output = Vec<Ending>;
+        fn visit<G: Describe>(self, _game: G) -> Vec<Ending> {
+            G::info().endings
+        }
+    }
+    visit(game, &Value::Object(serde_json::Map::new()), None, Endings).unwrap_or_default()
+}
+
 /// Every kind of event each game reports, game by game in [`GAMES`] order
 /// ([`madang_core::Game::EVENT_KINDS`]; `madang events --json`).
 pub fn event_kinds() -> Vec<(&'static str, &'static [madang_core::EventKind])> {
@@ -432,7 +445,7 @@ pub fn options<G: Game>(rules: &Value) -> Result<G::Options, RecordError> {
 pub fn play_record(record: &Record) -> Result<(Box<dyn Match>, Vec<Event>), RecordError> {
     let mut game = open(&record.game, &record.rules, record.players)?;
     if let Some(end) = &record.end {
-        end.check(&game.seat_names())?;
+        end.check(&game.seat_names(), &endings(&record.game))?;
     }
     let mut events = Vec::new();
     for text in &record.actions {

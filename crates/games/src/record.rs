@@ -4,7 +4,7 @@ use madang_seed::Seed;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::ActionError;
+use crate::{ActionError, Ending};
 
 /// A game record (spec `README.md`, "Game records"). Fields a reader does not know are ignored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -58,17 +58,56 @@ pub enum EndReason {
     Abandoned,
 }
 
+impl EndReason {
+    /// The ending a person chooses to end a game this way: `resign` by resigning, `draw_agreed`
+    /// by a draw offer accepted, `abandoned` by leaving.
+    pub fn ending(self) -> Ending {
+        match self {
+            EndReason::Resign => Ending::Resign,
+            EndReason::DrawAgreed => Ending::DrawOffer,
+            EndReason::Abandoned => Ending::Leave,
+        }
+    }
+
+    /// The reason as a record writes it (`"resign"`, `"draw_agreed"`, `"abandoned"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::Resign => "resign",
+            EndReason::DrawAgreed => "draw_agreed",
+            EndReason::Abandoned => "abandoned",
+        }
+    }
+}
+
 impl End {
-    /// Checks that the ending names one of `seats`.
+    /// Checks that the ending names one of `seats` and is one of the game's `endings` (its
+    /// declaration's, [`crate::GameInfo::endings`]): a record cannot end a game in a way the
+    /// game does not offer, as the server never would (a Ludo resignation, a Yut draw).
     ///
     /// # Errors
-    /// [`RecordError::Malformed`] naming `end.by` and the seats.
-    pub fn check(&self, seats: &[String]) -> Result<(), RecordError> {
-        if seats.contains(&self.by) {
-            Ok(())
-        } else {
-            Err(RecordError::Malformed(format!("`end.by` must be a seat ({}), got {:?}", seats.join(", "), self.by)))
+    /// [`RecordError::Malformed`] naming `end.by` and the seats, or `end.reason` and the
+    /// reasons the game allows.
+    pub fn check(&self, seats: &[String], endings: &[Ending]) -> Result<(), RecordError> {
+        if !seats.contains(&self.by) {
+            return Err(RecordError::Malformed(format!(
+                "`end.by` must be a seat ({}), got {:?}",
+                seats.join(", "),
+                self.by
+            )));
         }
+        if !endings.contains(&self.reason.ending()) {
+            let allowed: Vec<&str> = [EndReason::Resign, EndReason::DrawAgreed, EndReason::Abandoned]
+                .into_iter()
+                .filter(|r| endings.contains(&r.ending()))
+                .map(EndReason::as_str)
+                .collect();
+            return Err(RecordError::Malformed(format!(
+                "`end.reason` {:?} is not an ending of this game (it allows: {})",
+                self.reason.as_str(),
+                allowed.join(", ")
+            )));
+        }
+        Ok(())
     }
 }
 

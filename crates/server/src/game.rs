@@ -681,14 +681,13 @@ impl LiveGame {
         if self.core.ended() {
             return Err(ApiError::conflict("game_over", "the game has ended").with_version(version));
         }
-        let ending =
-            if reason == EndReason::Resign { madang_games::Ending::Resign } else { madang_games::Ending::Leave };
-        if !catalogue::offers(&self.game, ending) {
-            return Err(ApiError::conflict(
-                "not_allowed",
-                format!("{} has no resignation: leave instead (counts as played, neither won nor lost)", self.game),
-            )
-            .with_version(version));
+        if !catalogue::offers(&self.game, reason.ending()) {
+            let message = if reason == EndReason::Resign {
+                format!("{} has no resignation: leave instead (counts as played, neither won nor lost)", self.game)
+            } else {
+                format!("{} cannot end by {}", self.game, reason.as_str())
+            };
+            return Err(ApiError::conflict("not_allowed", message).with_version(version));
         }
         let seat = match seat {
             Some(name) => {

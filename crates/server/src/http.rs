@@ -521,7 +521,7 @@ async fn replay_record(JsonBody(request): JsonBody<ReplayRequest>) -> Result<Jso
     // noting each action as the game's log would: whose it was, and what it caused.
     let mut game = madang_games::open(&record.game, &record.rules, record.players).map_err(bad)?;
     if let Some(end) = &record.end {
-        end.check(&game.seat_names()).map_err(bad)?;
+        end.check(&game.seat_names(), &madang_games::endings(&record.game)).map_err(bad)?;
     }
     let names = game.seat_names();
     let kinds: Vec<Option<String>> = names

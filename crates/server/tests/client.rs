@@ -158,6 +158,9 @@ async fn a_record_the_client_holds_replays_step_by_step() {
         "too_long",
         "at most 20000 actions; this record has 20001",
     );
+    // A record may only end a game as the game allows (platform.md: Ludo has no resignation).
+    let ludo = json!({"record": {"game": "ludo", "end": {"reason": "resign", "by": "0"}}});
+    assert_refused(&client.post("/api/replay", ludo).await, 422, "bad_record", "allows: abandoned");
     // A record without actions is a game at its start.
     let (status, start) = client.post("/api/replay", json!({"record": {"game": "ur"}})).await;
     assert_eq!((status, start["steps"].clone(), start["to_move"].clone()), (200, json!(0), json!("chance")));

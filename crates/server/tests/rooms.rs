@@ -487,6 +487,8 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
         (json!({"type": "ready", "ready": "yes", "id": "r1", "token": token}), json!("ready"), "a boolean"),
         (json!({"type": "ready", "ready": "yes", "id": "x".repeat(65), "token": token}), json!("ready"), "a boolean"),
         (json!({"type": "move", "version": version, "token": token}), json!("move"), "action"),
+        // `level` may be null (open a computer seat again) but not missing.
+        (json!({"type": "cpu", "seat": "dark", "token": token}), json!("cpu"), "missing field `level`"),
         (json!({"type": "fly", "token": token}), json!("fly"), "fly"),
         (json!({"type": "x".repeat(100), "token": token}), json!(format!("{}…", "x".repeat(64))), "unknown variant"),
         (json!({"type": 4, "ready": true, "token": token}), Value::Null, "type"),

@@ -54,8 +54,9 @@ pub enum Command {
     Cpu {
         /// The seat.
         seat: String,
-        /// The level or bot name.
-        #[serde(default)]
+        /// The level or bot name; `null` opens the seat again. The key is required (a message
+        /// without it is malformed, not a request to open the seat).
+        #[serde(deserialize_with = "required_or_null")]
         level: Option<String>,
     },
     /// Lobby: the look of the seat's side (its colour, its piece set) and, for the host, the
@@ -146,4 +147,10 @@ impl Command {
             Command::HandToCpu { .. } => "hand_to_cpu",
         }
     }
+}
+
+/// Reads a field that must be present but may be `null` (serde takes a missing `Option` field
+/// as `None` unless it is read with a function of its own).
+fn required_or_null<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    Option::<String>::deserialize(deserializer)
 }
