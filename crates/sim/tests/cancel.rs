@@ -1,5 +1,5 @@
 //! Stopping a run through `SimConfig::cancel` (the web lab's cancel button): a run whose flag is
-//! set plays no further chunk and returns `SimError::Cancelled`; a flag left unset changes
+//! set plays no further game and returns `SimError::Cancelled`; a flag left unset changes
 //! nothing.
 
 #![allow(missing_docs, clippy::unwrap_used)]
@@ -38,20 +38,33 @@ fn a_run_cancelled_before_it_starts_plays_no_game() {
 }
 
 #[test]
-fn a_run_cancelled_after_its_first_chunk_stops_there() {
-    // 1,000 games are four chunks of 256 (the last 232); on one thread they play in order, and
-    // the flag set when the first reports its progress stops the other three.
+fn a_run_cancelled_after_its_first_game_stops_there() {
+    // On one thread the games play in order; progress comes after each game, and the flag set
+    // when the first reports stops the run before the second (not at the end of a chunk).
     let game = Ur::new(&Default::default(), None).unwrap();
     let cancel = Arc::new(AtomicBool::new(false));
     let played = AtomicU64::new(0);
+    let calls = AtomicU64::new(0);
     let result = one_thread().install(|| {
         simulate(&game, &config(1000, &cancel), &|n| {
             played.fetch_add(n, Ordering::Relaxed);
+            calls.fetch_add(1, Ordering::Relaxed);
             cancel.store(true, Ordering::Relaxed);
         })
     });
     assert_eq!(result.err(), Some(SimError::Cancelled));
-    assert_eq!(played.load(Ordering::Relaxed), 256);
+    assert_eq!((played.load(Ordering::Relaxed), calls.load(Ordering::Relaxed)), (1, 1));
+}
+
+#[test]
+fn progress_counts_every_game_once() {
+    let game = Ur::new(&Default::default(), None).unwrap();
+    let played = AtomicU64::new(0);
+    let report = simulate(&game, &config(300, &Arc::new(AtomicBool::new(false))), &|n| {
+        played.fetch_add(n, Ordering::Relaxed);
+    })
+    .unwrap();
+    assert_eq!((report.games, played.load(Ordering::Relaxed)), (300, 300));
 }
 
 #[test]
