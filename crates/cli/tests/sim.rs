@@ -73,6 +73,9 @@ fn bad_input_exits_2_naming_the_problem() {
         (&["sim", "ur", "--rules", "{\"pieces\":9}"], "pieces"),
         (&["sim", "ur", "--rules", "{\"bogus\":1}"], "bogus"),
         (&["sim", "ur", "--rules", "not json"], "--rules is not JSON"),
+        // The seat count is a flag, not a rule option.
+        (&["sim", "ur", "--players", "3"], "bad player count: the Royal Game of Ur is for 2 players, got 3"),
+        (&["sim", "ludo", "--players", "2"], "bad player count: Ludo is always played by 4 players, got 2"),
         (&["sim", "chess"], "unknown game \"chess\""),
         (&["sim", "ur", "--games", "0"], "--games must be at least 1"),
         (&["sim", "ur", "--threads", "0"], "--threads must be at least 1"),

@@ -414,9 +414,12 @@ pub fn event_kinds() -> Vec<(&'static str, &'static [madang_core::EventKind])> {
 /// Parses `rules` as `G::Options` and builds the game.
 ///
 /// # Errors
-/// [`RecordError::Rules`] naming the key and what is wrong.
+/// [`RecordError::Rules`] naming the key and what is wrong, or [`RecordError::Players`] for a
+/// seat count the game does not allow.
 pub fn build<G: Game>(rules: &Value, players: Option<usize>) -> Result<G, RecordError> {
-    G::new(&options::<G>(rules)?, players).map_err(|e| RecordError::Rules(e.to_string()))
+    G::new(&options::<G>(rules)?, players).map_err(|e| {
+        if e.key == "players" { RecordError::Players(e.reason) } else { RecordError::Rules(e.to_string()) }
+    })
 }
 
 /// Parses `rules` as `G::Options`.

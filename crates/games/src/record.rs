@@ -123,6 +123,9 @@ pub enum RecordError {
     /// A rule option is unknown or has a bad value.
     #[error("bad rules: {0}")]
     Rules(String),
+    /// The seat count (`players`, `--players`) is not one the game allows under these rules.
+    #[error("bad player count: {0}")]
+    Players(String),
     /// An action is not legal.
     #[error(transparent)]
     Action(#[from] ActionError),
