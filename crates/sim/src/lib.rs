@@ -431,7 +431,7 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(20);
 
 /// Plays the games of `config` on the current rayon pool, calling `progress` with the number of
 /// games finished since its last call (after each game when a game takes over
-/// [`PROGRESS_EVERY`], else in batches of up to a chunk), and stopping before the next game once
+/// 20 ms (`PROGRESS_EVERY`), else in batches of up to a chunk), and stopping before the next game once
 /// `config.cancel` is set.
 ///
 /// # Errors
