@@ -47,7 +47,7 @@ pub struct SearchArgs {
     #[arg(long, default_value = "{}")]
     rules: String,
     /// Number of seats, where the game allows a choice.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::parse_players, allow_hyphen_values = true)]
     players: Option<usize>,
     /// The run's seed S: game i of every rule set is game i of `madang sim --seed S`.
     #[arg(long, default_value_t = 0)]

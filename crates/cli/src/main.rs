@@ -186,6 +186,20 @@ pub(crate) fn parse_threads(text: &str) -> Result<usize, String> {
     }
 }
 
+/// `--players N`: a seat count written as the notation writes numbers (digits, no sign, no
+/// leading zero; negative numbers reach this check instead of being taken for a flag). Whether
+/// the game allows it is the game's to say ("bad player count").
+pub(crate) fn parse_players(text: &str) -> Result<usize, String> {
+    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    if !digits || (text.len() > 1 && text.starts_with('0')) {
+        return Err(format!(
+            "--players must be a whole number of seats such as 2 or 4, without sign or leading zeros, got {:?}",
+            madang_core::echo(text)
+        ));
+    }
+    text.parse().map_err(|_| format!("--players {} is far more seats than any game has", madang_core::echo(text)))
+}
+
 /// The worker threads of `--threads` (default: every core), checked by [`parse_threads`].
 pub(crate) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Failure> {
     let mut pool = rayon::ThreadPoolBuilder::new();

@@ -35,7 +35,7 @@ pub struct SimArgs {
     #[arg(long, default_value = "{}")]
     rules: String,
     /// Number of seats, where the game allows a choice.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::parse_players, allow_hyphen_values = true)]
     players: Option<usize>,
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = crate::parse_threads, allow_hyphen_values = true)]

@@ -76,6 +76,11 @@ fn bad_input_exits_2_naming_the_problem() {
         // The seat count is a flag, not a rule option.
         (&["sim", "ur", "--players", "3"], "bad player count: the Royal Game of Ur is for 2 players, got 3"),
         (&["sim", "ludo", "--players", "2"], "bad player count: Ludo is always played by 4 players, got 2"),
+        (&["sim", "ur", "--players", "-1"], "--players must be a whole number of seats such as 2 or 4"),
+        (&["sim", "ur", "--players", "three"], "got \"three\""),
+        (&["sim", "ur", "--players", "02"], "without sign or leading zeros, got \"02\""),
+        (&["sim", "ur", "--players", "+2"], "without sign or leading zeros"),
+        (&["lab", "search", "ur", "--players", "-4"], "--players must be a whole number of seats"),
         (&["sim", "chess"], "unknown game \"chess\""),
         (&["sim", "ur", "--games", "0"], "--games must be at least 1"),
         (&["sim", "ur", "--threads", "0"], "--threads must be at least 1"),

@@ -597,6 +597,17 @@ fn end_by_a_seat_that_does_not_exist_is_refused() {
     replay_text(&record.to_string()).refused(&["by", "blue"]);
     let record = json!({ "game": "ur", "actions": [], "end": { "reason": "surrender", "by": "dark" } });
     replay_text(&record.to_string()).refused(&["reason", "surrender"]);
+    // `end` is an object, as a record is; a reason is a string; what is echoed is clipped.
+    let record = json!({ "game": "ur", "actions": [], "end": ["resign", "dark"] });
+    replay_text(&record.to_string()).refused(&["`end`", "expected an object"]);
+    for reason in [json!(null), json!(1), json!({})] {
+        let record = json!({ "game": "ur", "actions": [], "end": { "reason": reason, "by": "dark" } });
+        replay_text(&record.to_string()).refused(&["`end.reason`", "expected a string"]);
+    }
+    let record = json!({ "game": "ur", "actions": [], "end": { "reason": "resign", "by": "x".repeat(100_000) } });
+    let run = replay_text(&record.to_string());
+    let refused = run.refused(&["`end.by` must be a seat", "…"]);
+    assert!(refused.len() < 400, "{} bytes", refused.len());
 }
 
 /// platform.md: "Every game can be ended by the player: resign (a loss), leave (Ludo: counts as

@@ -454,7 +454,25 @@ pub fn play_record(record: &Record) -> Result<(Box<dyn Match>, Vec<Event>), Reco
     for text in &record.actions {
         events.extend(game.apply(text)?);
     }
+    check_end_in_play(game.as_ref(), record.end.as_ref())?;
     Ok((game, events))
+}
+
+/// Checks that a record's `end` (if any) ends a game still in play once its actions are
+/// applied: a game the rules have finished cannot then be resigned, drawn or left (the server
+/// refuses it, `game_over`), and its result is the rules'.
+///
+/// # Errors
+/// [`RecordError::Malformed`] naming `end`.
+pub fn check_end_in_play(game: &dyn Match, end: Option<&End>) -> Result<(), RecordError> {
+    if end.is_some() && game.outcome().is_some() {
+        return Err(RecordError::Malformed(
+            "`end`: the game was already over by its rules after these actions; a resignation, an agreed draw \
+             or leaving ends only a game in play"
+                .to_owned(),
+        ));
+    }
+    Ok(())
 }
 
 /// A review as the web API (`GET /api/games/{id}/review`, `POST /api/review`) and `madang

@@ -33,12 +33,9 @@ fn empty_object() -> Value {
     Value::Object(serde_json::Map::new())
 }
 
-/// A game that ended other than by its rules.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "an object {\"reason\": \"resign\" | \"draw_agreed\" | \"abandoned\", \"by\": SEAT}"
-)]
+/// A game that ended other than by its rules. Read only from a JSON object (serde would also
+/// read it from an array, field by field).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct End {
     /// Why it ended.
     pub reason: EndReason,
@@ -46,8 +43,36 @@ pub struct End {
     pub by: String,
 }
 
+/// What `End` expects, for error messages.
+const END_EXPECTED: &str = "an object {\"reason\": \"resign\" | \"draw_agreed\" | \"abandoned\", \"by\": SEAT}";
+
+/// `End`'s fields, read from the object's entries.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EndFields {
+    reason: EndReason,
+    by: String,
+}
+
+impl<'de> Deserialize<'de> for End {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Object;
+        impl<'de> serde::de::Visitor<'de> for Object {
+            type Value = End;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(END_EXPECTED)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<End, A::Error> {
+                let fields = EndFields::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(End { reason: fields.reason, by: fields.by })
+            }
+        }
+        deserializer.deserialize_map(Object)
+    }
+}
+
 /// Why a game ended other than by its rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
     /// A seat resigned: a loss for it.
@@ -56,6 +81,23 @@ pub enum EndReason {
     DrawAgreed,
     /// A seat left the game unfinished.
     Abandoned,
+}
+
+/// Read from a string (serde's own enum reading says only "expected value" for a number or
+/// `null`); an unknown reason is named, at most 64 characters of it.
+impl<'de> Deserialize<'de> for EndReason {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        [EndReason::Resign, EndReason::DrawAgreed, EndReason::Abandoned]
+            .into_iter()
+            .find(|r| r.as_str() == text)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "unknown reason {:?}: expected \"resign\", \"draw_agreed\" or \"abandoned\"",
+                    madang_core::echo(&text)
+                ))
+            })
+    }
 }
 
 impl EndReason {
@@ -92,7 +134,7 @@ impl End {
             return Err(RecordError::Malformed(format!(
                 "`end.by` must be a seat ({}), got {:?}",
                 seats.join(", "),
-                self.by
+                madang_core::echo(&self.by)
             )));
         }
         if !endings.contains(&self.reason.ending()) {

@@ -54,7 +54,7 @@ pub(crate) fn build<G: Game>(game: &G, state: &G::State, events: Vec<crate::Even
             awaiting: None,
             legal: Vec::new(),
             pieces,
-            result: Some(end_result(end, &seats, stats())),
+            result: Some(end_result(game, end, &seats, stats())),
             events,
             extras,
         };
@@ -107,14 +107,21 @@ pub(crate) fn build<G: Game>(game: &G, state: &G::State, events: Vec<crate::Even
     }
 }
 
-fn end_result(end: &End, seats: &[String], stats: Value) -> Value {
+/// The result of a game ended by a person: a resignation with two sides makes the other side
+/// the winner (in a team game the whole team resigns: docs/api.md, "Rooms"), named as the rules
+/// name a winner (by side).
+fn end_result<G: Game>(game: &G, end: &End, seats: &[String], stats: Value) -> Value {
     let mut result = json!({ "end": end, "stats": stats });
     match end.reason {
-        EndReason::Resign if seats.len() == 2 => {
-            let other = seats.iter().find(|s| **s != end.by).cloned().unwrap_or_default();
-            result["winner"] = Value::String(other);
+        EndReason::Resign => {
+            let sides = game.side_names();
+            if sides.len() == 2
+                && let Some(seat) = seats.iter().position(|s| *s == end.by)
+                && let Some(other) = sides.get(1 - game.side_of_seat(seat).min(1))
+            {
+                result["winner"] = Value::String(other.clone());
+            }
         }
-        EndReason::Resign => {}
         EndReason::DrawAgreed => result["draw"] = Value::Bool(true),
         EndReason::Abandoned => result["no_result"] = Value::String("abandoned".to_owned()),
     }

@@ -560,6 +560,7 @@ async fn replay_record(JsonBody(request): JsonBody<ReplayRequest>) -> Result<Jso
         entries.push(json!({"version": index + 1, "type": "action", "index": index, "action": text,
                             "seat": seat.map(|s| names[s].clone()), "by": by, "events": events}));
     }
+    madang_games::check_end_in_play(game.as_ref(), record.end.as_ref()).map_err(bad)?;
     let action = step.checked_sub(1).map(|i| record.actions[i].clone());
     record.actions.truncate(step);
     if step < steps {
