@@ -113,6 +113,73 @@ pub fn echo(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// The most characters of a library's error message (serde's) that an error repeats after its
+/// quoted parts are clipped ([`echo_quoted`]).
+pub const MESSAGE_CHARS: usize = 400;
+
+/// A library's error message about a person's input (serde's "unknown field `…`, expected one
+/// of …"), as an error repeats it: every part between backticks or double quotes clipped as
+/// [`echo`] clips (the input it repeats), then the whole to [`MESSAGE_CHARS`] characters. A
+/// message repeating a 1 MB unknown key would otherwise be 1 MB.
+///
+/// ```
+/// use madang_core::echo_quoted;
+/// assert_eq!(echo_quoted("unknown field `pace`, expected `preset`"), "unknown field `pace`, expected `preset`");
+/// let key = "k".repeat(100);
+/// assert_eq!(
+///     echo_quoted(&format!("unknown field `{key}`, expected `preset`")),
+///     format!("unknown field `{}…`, expected `preset`", "k".repeat(64))
+/// );
+/// assert_eq!(
+///     echo_quoted(&format!("invalid value: string \"{key}\", expected a level")),
+///     format!("invalid value: string \"{}…\", expected a level", "k".repeat(64))
+/// );
+/// // An unclosed quote clips the rest; a long message without quotes is cut at 400 characters.
+/// assert_eq!(echo_quoted(&format!("`{key}")), format!("`{}…", "k".repeat(64)));
+/// assert_eq!(echo_quoted(&"x".repeat(500)), format!("{}…", "x".repeat(400)));
+/// ```
+pub fn echo_quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(4 * MESSAGE_CHARS));
+    let mut rest = text;
+    while let Some(open) = rest.find(['`', '"']) {
+        let quote = if rest.as_bytes()[open] == b'`' { '`' } else { '"' };
+        out.push_str(&rest[..=open]);
+        let inside = &rest[open + 1..];
+        match inside.find(quote) {
+            Some(close) => {
+                out.push_str(&echo(&inside[..close]));
+                out.push(quote);
+                rest = &inside[close + 1..];
+            }
+            None => {
+                out.push_str(&echo(inside));
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    match out.char_indices().nth(MESSAGE_CHARS) {
+        Some((end, _)) => format!("{}…", &out[..end]),
+        None => out,
+    }
+}
+
+/// A serde error at a field (`serde_path_to_error`'s path and message) as a refusal names it:
+/// ``{label}`{path}`: {message}`` with both clipped ([`echo`], [`echo_quoted`]), or the message
+/// alone when the fault is not in a field (path `.` or `?`).
+///
+/// ```
+/// use madang_core::field_error;
+/// assert_eq!(field_error("rule option ", "pieces", "invalid type: string \"3\", expected u8"),
+///            "rule option `pieces`: invalid type: string \"3\", expected u8");
+/// assert_eq!(field_error("field ", ".", "expected `,` or `}` at line 1 column 9"),
+///            "expected `,` or `}` at line 1 column 9");
+/// ```
+pub fn field_error(label: &str, path: &str, message: &str) -> String {
+    let message = echo_quoted(message);
+    if path == "." || path == "?" { message } else { format!("{label}`{}`: {message}", echo(path)) }
+}
+
 /// An action string that is not valid notation for the game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{:?} is not an action: {reason}", echo(.text))]

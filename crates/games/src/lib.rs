@@ -428,16 +428,14 @@ pub fn build<G: Game>(rules: &Value, players: Option<usize>) -> Result<G, Record
 /// [`RecordError::Rules`] naming the key and what is wrong.
 pub fn options<G: Game>(rules: &Value) -> Result<G::Options, RecordError> {
     if !rules.is_object() {
-        return Err(RecordError::Rules(format!("`rules` must be a JSON object, got {rules}")));
+        return Err(RecordError::Rules(format!(
+            "`rules` must be a JSON object, got {}",
+            madang_core::echo(&rules.to_string())
+        )));
     }
     serde_path_to_error::deserialize(rules).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner().to_string();
-        if path == "." || path == "?" {
-            RecordError::Rules(inner)
-        } else {
-            RecordError::Rules(format!("rule option `{path}`: {inner}"))
-        }
+        RecordError::Rules(madang_core::field_error("rule option ", &path, &e.into_inner().to_string()))
     })
 }
 

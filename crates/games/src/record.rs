@@ -177,24 +177,40 @@ impl Record {
     /// Parses a record from JSON text.
     ///
     /// # Errors
-    /// [`RecordError::Malformed`] naming the field and the problem.
+    /// [`RecordError::Malformed`] naming the field and the problem, and where in `text` it is.
     pub fn from_json(text: &str) -> Result<Record, RecordError> {
         // A record is an object (spec README, "Game records"); serde alone would also read one
         // from an array, field by field in order.
         if !text.trim_start().starts_with('{') {
-            return Err(RecordError::Malformed("a record is a JSON object {…}".to_owned()));
+            return Err(not_an_object());
         }
         let mut deserializer = serde_json::Deserializer::from_str(text);
-        let record: Record = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            if path == "." || path == "?" {
-                RecordError::Malformed(inner.to_string())
-            } else {
-                RecordError::Malformed(format!("`{path}`: {inner}"))
-            }
-        })?;
-        deserializer.end().map_err(|e| RecordError::Malformed(e.to_string()))?;
+        let record: Record = serde_path_to_error::deserialize(&mut deserializer).map_err(malformed)?;
+        deserializer.end().map_err(|e| RecordError::Malformed(madang_core::echo_quoted(&e.to_string())))?;
         Ok(record)
     }
+
+    /// Reads a record from a JSON value already parsed (a record inside a request body): as
+    /// [`Record::from_json`], but an error names the field without a line and column, which
+    /// would count from a text nobody wrote.
+    ///
+    /// # Errors
+    /// [`RecordError::Malformed`] naming the field and the problem.
+    pub fn from_value(value: &Value) -> Result<Record, RecordError> {
+        if !value.is_object() {
+            return Err(not_an_object());
+        }
+        serde_path_to_error::deserialize(value).map_err(malformed)
+    }
+}
+
+fn not_an_object() -> RecordError {
+    RecordError::Malformed("a record is a JSON object {…}".to_owned())
+}
+
+/// A serde error as [`RecordError::Malformed`]: the field's path and the message, the input
+/// they repeat clipped ([`madang_core::echo`], [`madang_core::echo_quoted`]).
+fn malformed<E: std::fmt::Display>(error: serde_path_to_error::Error<E>) -> RecordError {
+    let path = error.path().to_string();
+    RecordError::Malformed(madang_core::field_error("", &path, &error.into_inner().to_string()))
 }

@@ -24,33 +24,36 @@ async fn bytes<S: Send + Sync>(request: Request, state: &S) -> Result<Bytes, Api
     })
 }
 
-/// Parses JSON text naming the field at fault.
+/// Parses a request body, naming the field at fault.
 ///
 /// # Errors
-/// `malformed_json` with the field path and serde's message.
+/// `malformed_json` with the field path and serde's message (the input they repeat clipped).
 pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    parse_json(bytes, "the body")
+}
+
+/// Parses a WebSocket message, as [`parse`] a body (its errors say "the message").
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_message<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    parse_json(bytes, "the message")
+}
+
+fn parse_json<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T, ApiError> {
+    let malformed =
+        |detail: String| ApiError::bad_request("malformed_json", format!("{what} is not the expected JSON: {detail}"));
     // Every body and message is an object: serde would also read a struct from an array,
     // field by field in order.
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return Err(ApiError::bad_request(
-            "malformed_json",
-            "the body is not the expected JSON: a JSON object {…} is expected",
-        ));
+        return Err(malformed("a JSON object {…} is expected".to_owned()));
     }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner();
-        let message = if path == "." || path == "?" {
-            format!("the body is not the expected JSON: {inner}")
-        } else {
-            format!("the body is not the expected JSON: field `{path}`: {inner}")
-        };
-        ApiError::bad_request("malformed_json", message)
+        malformed(madang_core::field_error("field ", &path, &e.into_inner().to_string()))
     })?;
-    deserializer
-        .end()
-        .map_err(|e| ApiError::bad_request("malformed_json", format!("the body is not the expected JSON: {e}")))?;
+    deserializer.end().map_err(|e| malformed(madang_core::echo_quoted(&e.to_string())))?;
     Ok(value)
 }
 
@@ -78,11 +81,12 @@ impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJ
     }
 }
 
-/// Refuses a JSON object whose member `key` is present and not a string. serde's tagged enums
-/// (`#[serde(tag = "type")]`) would take a number there as the variant's index.
+/// Refuses a WebSocket message (a JSON object) whose member `key` is present and not a string.
+/// serde's tagged enums (`#[serde(tag = "type")]`) would take a number there as the variant's
+/// index.
 ///
 /// # Errors
-/// `malformed_json` naming the member; text that is not an object is left to [`parse`].
+/// `malformed_json` naming the member; text that is not an object is left to [`parse_message`].
 pub fn require_string_member(bytes: &[u8], key: &'static str) -> Result<(), ApiError> {
     use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
     struct Check(&'static str);
@@ -107,7 +111,7 @@ pub fn require_string_member(bytes: &[u8], key: &'static str) -> Result<(), ApiE
     match deserializer.deserialize_map(Check(key)) {
         Ok(false) => Err(ApiError::bad_request(
             "malformed_json",
-            format!("the body is not the expected JSON: field `{key}`: a string naming the message is expected"),
+            format!("the message is not the expected JSON: field `{key}`: a string naming the message is expected"),
         )),
         _ => Ok(()),
     }

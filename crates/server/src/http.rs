@@ -498,8 +498,7 @@ async fn replay_record(JsonBody(request): JsonBody<ReplayRequest>) -> Result<Jso
             "a record is a JSON object with `game`, `rules`, `players` and `actions`",
         ));
     }
-    let text = request.record.to_string();
-    let mut record = madang_games::Record::from_json(&text).map_err(bad)?;
+    let mut record = madang_games::Record::from_value(&request.record).map_err(bad)?;
     let steps = record.actions.len();
     if steps > MAX_REPLAY_ACTIONS {
         return Err(ApiError::new(

@@ -226,7 +226,7 @@ pub async fn record(
             "a record is a JSON object with `game`, `rules`, `players` and `actions`".to_owned(),
         )));
     }
-    let record = madang_games::Record::from_json(&request.record.to_string()).map_err(crate::http::record_error)?;
+    let record = madang_games::Record::from_value(&request.record).map_err(crate::http::record_error)?;
     check_length(record.actions.len())?;
     let (game, _) = madang_games::play_record(&record).map_err(crate::http::record_error)?;
     let version = record.actions.len() as u64;

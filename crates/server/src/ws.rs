@@ -228,7 +228,7 @@ async fn session(state: AppState, slot: Arc<Slot>, player: String, id: String, m
                     Message::Close(_) => break,
                     _ => continue,
                 };
-                let request = match crate::body::require_string_member(text.as_bytes(), "type").and_then(|()| crate::body::parse::<ClientMessage>(text.as_bytes())) {
+                let request = match crate::body::require_string_member(text.as_bytes(), "type").and_then(|()| crate::body::parse_message::<ClientMessage>(text.as_bytes())) {
                     Ok(request) => request,
                     Err(error) => {
                         if !send_error(&mut socket, &error, current(&slot)).await { break }

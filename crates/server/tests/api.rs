@@ -249,6 +249,18 @@ async fn echoed_input_is_cut_to_64_characters() {
     let actions = format!("/api/games/{id}/actions");
     check(&client.post(&actions, json!({"action": long, "version": state["version"]})).await, 422, "illegal_action");
     check(&client.post(&format!("/api/games/{id}/resign"), json!({"seat": long})).await, 422, "bad_seats");
+    // serde's own messages repeat the input too: an unknown field, an unknown rule option, an
+    // unknown value, in a body, its `rules` and a record's (docs/api.md, "Errors").
+    let mut body = json!({"game": "ur"});
+    body[&long] = json!(1);
+    check(&client.post("/api/games", body).await, 400, "malformed_json");
+    check(&client.post("/api/games", json!({"game": "ur", "rules": {&long: 1}})).await, 422, "bad_rules");
+    check(&client.post("/api/games", json!({"game": "ur", "rules": {"preset": long}})).await, 422, "bad_rules");
+    let record = json!({"record": {"game": "ur", "rules": {&long: 1}}});
+    check(&client.post("/api/replay", record).await, 422, "bad_record");
+    let answer = client.post("/api/games", json!({"game": "ur", "rules": long})).await;
+    assert_refused(&answer, 422, "bad_rules", "`rules` must be a JSON object");
+    assert!(answer.1["error"]["message"].as_str().unwrap().chars().count() < 400, "{}", answer.1);
     // A multi-byte text is cut at a character, not a byte.
     let korean = "윷".repeat(100);
     let answer = client.get(&format!("/api/rooms/{korean}")).await;
@@ -391,9 +403,11 @@ async fn websocket_answers_every_command_and_pushes_every_change() {
     let error = ws.recv().await;
     assert_eq!((error["type"].as_str(), error["code"].as_str()), (Some("error"), Some("stale_version")));
     assert_eq!(error["version"], current["version"]);
-    // Bad JSON is answered too.
+    // Bad JSON is answered too, as a message (not a request body).
     ws.send(json!({"type": "fly"})).await;
-    assert_eq!(ws.recv().await["code"], "malformed_json");
+    let error = ws.recv().await;
+    assert_eq!(error["code"], "malformed_json");
+    assert!(error["message"].as_str().unwrap().starts_with("the message is not the expected JSON: "), "{error}");
     // A number for `type` (serde would take 0 as the first variant, `hello`) and an array.
     for bad in [json!({"type": 0}), json!({"type": 1, "action": "x", "version": 1}), json!(["ping"])] {
         ws.send(bad.clone()).await;

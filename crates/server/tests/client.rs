@@ -144,6 +144,15 @@ async fn a_record_the_client_holds_replays_step_by_step() {
     assert_refused(&answer, 422, "bad_record", "chess");
     let answer = client.post("/api/replay", json!({"record": {"game": "ur", "actions": "roll 2"}})).await;
     assert_refused(&answer, 422, "bad_record", "actions");
+    // A field of the record is named, without a line and column: they would count from the
+    // record as the server wrote it again, not from the body sent.
+    let record = json!({"record": {"game": "ur", "actions": ["roll 1"], "end": {"reason": null, "by": "light"}}});
+    let answer = client.post("/api/replay", record).await;
+    assert_eq!(
+        answer.1["error"]["message"], "malformed record: `end.reason`: invalid type: null, expected a string",
+        "{}",
+        answer.1
+    );
     let answer = client.post("/api/replay", json!({"record": [1, 2, 3]})).await;
     assert_refused(&answer, 422, "bad_record", "JSON object");
     // A misspelt field is named, not ignored.

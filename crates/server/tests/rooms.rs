@@ -496,6 +496,8 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
         players[mover].ws.send(bad.clone()).await;
         let answer = players[mover].ws.recv_raw().await.unwrap();
         assert_refused(&(400, json!({"error": answer.clone()})), 400, "malformed_json", needle);
+        let message = answer["message"].as_str().unwrap();
+        assert!(message.starts_with("the message is not the expected JSON: "), "{message}");
         assert_eq!((answer["status"].clone(), answer["command"].clone()), (json!(400), command), "{bad}");
         assert_eq!(answer["version"], room["version"], "{bad}");
         assert_eq!(answer["id"], echoed_id(&bad), "{bad}");

@@ -128,7 +128,7 @@ async fn session(
                 if control {
                     continue;
                 }
-                match crate::body::require_string_member(text.as_bytes(), "type").and_then(|()| crate::body::parse::<ClientMessage>(text.as_bytes())) {
+                match crate::body::require_string_member(text.as_bytes(), "type").and_then(|()| crate::body::parse_message::<ClientMessage>(text.as_bytes())) {
                     Ok(message) => {
                         if tx.send(Msg::Incoming { conn, message }).await.is_err() {
                             close(&mut socket, 1001, "the room has closed").await;
