@@ -113,60 +113,71 @@ pub fn echo(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// The most characters of a library's error message (serde's) that an error repeats after its
-/// quoted parts are clipped ([`echo_quoted`]).
+/// The most characters of a message built around a library's error (serde's) that an error
+/// repeats ([`echo_quoted`], [`field_error`]).
 pub const MESSAGE_CHARS: usize = 400;
 
+/// Where serde's messages repeat the input, and what follows it: the input is the text
+/// between an opening and the *last* closing (a key may itself hold a backtick or an
+/// escaped quote, but not serde's wording after it, which comes last).
+const SERDE_ECHOES: [(&str, &[&str]); 3] = [
+    ("unknown field `", &["`, expected", "`, there are no fields"]),
+    ("unknown variant `", &["`, expected", "`, there are no variants"]),
+    ("string \"", &["\", expected"]),
+];
+
 /// A library's error message about a person's input (serde's "unknown field `…`, expected one
-/// of …"), as an error repeats it: every part between backticks or double quotes clipped as
-/// [`echo`] clips (the input it repeats), then the whole to [`MESSAGE_CHARS`] characters. A
-/// message repeating a 1 MB unknown key would otherwise be 1 MB.
+/// of …", "invalid type: string \"…\", expected …"), as an error repeats it: the input it
+/// repeats clipped as [`echo`] clips (whatever quotes or backticks that input holds), then the
+/// whole to [`MESSAGE_CHARS`] characters. A message repeating a 1 MB unknown key would
+/// otherwise be 1 MB.
 ///
 /// ```
 /// use madang_core::echo_quoted;
 /// assert_eq!(echo_quoted("unknown field `pace`, expected `preset`"), "unknown field `pace`, expected `preset`");
 /// let key = "k".repeat(100);
+/// let cut = format!("{}…", "k".repeat(64));
 /// assert_eq!(
 ///     echo_quoted(&format!("unknown field `{key}`, expected `preset`")),
-///     format!("unknown field `{}…`, expected `preset`", "k".repeat(64))
+///     format!("unknown field `{cut}`, expected `preset`")
+/// );
+/// // A backtick or an escaped quote inside the input does not end it.
+/// assert_eq!(
+///     echo_quoted(&format!("unknown field ``{key}`, there are no fields")),
+///     format!("unknown field ``{}…`, there are no fields", "k".repeat(63))
 /// );
 /// assert_eq!(
-///     echo_quoted(&format!("invalid value: string \"{key}\", expected a level")),
-///     format!("invalid value: string \"{}…\", expected a level", "k".repeat(64))
+///     echo_quoted(&format!("invalid type: string \"a\\\"{key}\", expected a boolean at line 1 column 9")),
+///     format!("invalid type: string \"a\\\"{}…\", expected a boolean at line 1 column 9", "k".repeat(61))
 /// );
-/// // An unclosed quote clips the rest; a long message without quotes is cut at 400 characters.
-/// assert_eq!(echo_quoted(&format!("`{key}")), format!("`{}…", "k".repeat(64)));
+/// // Anything else is cut at 400 characters.
 /// assert_eq!(echo_quoted(&"x".repeat(500)), format!("{}…", "x".repeat(400)));
 /// ```
 pub fn echo_quoted(text: &str) -> String {
-    let mut out = String::with_capacity(text.len().min(4 * MESSAGE_CHARS));
-    let mut rest = text;
-    while let Some(open) = rest.find(['`', '"']) {
-        let quote = if rest.as_bytes()[open] == b'`' { '`' } else { '"' };
-        out.push_str(&rest[..=open]);
-        let inside = &rest[open + 1..];
-        match inside.find(quote) {
-            Some(close) => {
-                out.push_str(&echo(&inside[..close]));
-                out.push(quote);
-                rest = &inside[close + 1..];
-            }
-            None => {
-                out.push_str(&echo(inside));
-                rest = "";
-            }
-        }
+    let mut out = text.to_owned();
+    for (opening, closings) in SERDE_ECHOES {
+        let Some(open) = out.find(opening).map(|i| i + opening.len()) else { continue };
+        let Some(close) = closings.iter().filter_map(|c| out[open..].rfind(c)).max().map(|i| open + i) else {
+            continue;
+        };
+        out = format!("{}{}{}", &out[..open], echo(&out[open..close]), &out[close..]);
+        break;
     }
-    out.push_str(rest);
-    match out.char_indices().nth(MESSAGE_CHARS) {
-        Some((end, _)) => format!("{}…", &out[..end]),
-        None => out,
+    cap(out)
+}
+
+/// `text` cut to [`MESSAGE_CHARS`] characters and `…`.
+fn cap(text: String) -> String {
+    match text.char_indices().nth(MESSAGE_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text,
     }
 }
 
 /// A serde error at a field (`serde_path_to_error`'s path and message) as a refusal names it:
-/// ``{label}`{path}`: {message}`` with both clipped ([`echo`], [`echo_quoted`]), or the message
-/// alone when the fault is not in a field (path `.` or `?`).
+/// ``{label}`{path}`: {message}`` with both clipped ([`echo`], [`echo_quoted`]) and the whole
+/// cut to [`MESSAGE_CHARS`] characters, or the message alone when the fault is not in a field
+/// (path `.` or `?`).
 ///
 /// ```
 /// use madang_core::field_error;
@@ -177,7 +188,7 @@ pub fn echo_quoted(text: &str) -> String {
 /// ```
 pub fn field_error(label: &str, path: &str, message: &str) -> String {
     let message = echo_quoted(message);
-    if path == "." || path == "?" { message } else { format!("{label}`{}`: {message}", echo(path)) }
+    if path == "." || path == "?" { message } else { cap(format!("{label}`{}`: {message}", echo(path))) }
 }
 
 /// An action string that is not valid notation for the game.

@@ -256,6 +256,17 @@ async fn echoed_input_is_cut_to_64_characters() {
     check(&client.post("/api/games", body).await, 400, "malformed_json");
     check(&client.post("/api/games", json!({"game": "ur", "rules": {&long: 1}})).await, 422, "bad_rules");
     check(&client.post("/api/games", json!({"game": "ur", "rules": {"preset": long}})).await, 422, "bad_rules");
+    // A backtick or a quote in the input does not end what is repeated of it.
+    let mut body = json!({"game": "ur"});
+    body[format!("{long}`, expected `game`")] = json!(1);
+    check(&client.post("/api/games", body).await, 400, "malformed_json");
+    check(
+        &client.post("/api/rooms", json!({"game": "ur", "public": format!("{long}\"")})).await,
+        400,
+        "malformed_json",
+    );
+    let record = json!({"record": {"game": "ur", "end": {format!("{long}`"): 1}}});
+    check(&client.post("/api/replay", record).await, 422, "bad_record");
     let record = json!({"record": {"game": "ur", "rules": {&long: 1}}});
     check(&client.post("/api/replay", record).await, 422, "bad_record");
     let answer = client.post("/api/games", json!({"game": "ur", "rules": long})).await;
