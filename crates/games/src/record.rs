@@ -71,9 +71,8 @@ impl<'de> Deserialize<'de> for End {
     }
 }
 
-/// Why a game ended other than by its rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+/// Why a game ended other than by its rules. Written and read as [`EndReason::as_str`] names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndReason {
     /// A seat resigned: a loss for it.
     Resign,
@@ -83,24 +82,30 @@ pub enum EndReason {
     Abandoned,
 }
 
+impl Serialize for EndReason {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
 /// Read from a string (serde's own enum reading says only "expected value" for a number or
 /// `null`); an unknown reason is named, at most 64 characters of it.
 impl<'de> Deserialize<'de> for EndReason {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
-        [EndReason::Resign, EndReason::DrawAgreed, EndReason::Abandoned]
-            .into_iter()
-            .find(|r| r.as_str() == text)
-            .ok_or_else(|| {
-                serde::de::Error::custom(format!(
-                    "unknown reason {:?}: expected \"resign\", \"draw_agreed\" or \"abandoned\"",
-                    madang_core::echo(&text)
-                ))
-            })
+        EndReason::ALL.into_iter().find(|r| r.as_str() == text).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown reason {:?}: expected \"resign\", \"draw_agreed\" or \"abandoned\"",
+                madang_core::echo(&text)
+            ))
+        })
     }
 }
 
 impl EndReason {
+    /// Every reason, in the order records' docs list them.
+    pub const ALL: [EndReason; 3] = [EndReason::Resign, EndReason::DrawAgreed, EndReason::Abandoned];
+
     /// The ending a person chooses to end a game this way: `resign` by resigning, `draw_agreed`
     /// by a draw offer accepted, `abandoned` by leaving.
     pub fn ending(self) -> Ending {
@@ -138,11 +143,8 @@ impl End {
             )));
         }
         if !endings.contains(&self.reason.ending()) {
-            let allowed: Vec<&str> = [EndReason::Resign, EndReason::DrawAgreed, EndReason::Abandoned]
-                .into_iter()
-                .filter(|r| endings.contains(&r.ending()))
-                .map(EndReason::as_str)
-                .collect();
+            let allowed: Vec<&str> =
+                EndReason::ALL.into_iter().filter(|r| endings.contains(&r.ending())).map(EndReason::as_str).collect();
             return Err(RecordError::Malformed(format!(
                 "`end.reason` {:?} is not an ending of this game (it allows: {})",
                 self.reason.as_str(),

@@ -61,3 +61,15 @@ fn a_resignation_in_a_two_team_game_makes_the_other_team_the_winner() {
     let view = replay(&record("yut", json!({}), Some(3), Vec::new(), end)).unwrap();
     assert!(view.result.unwrap().get("winner").is_none());
 }
+
+/// A record writes each reason as the spec's README spells it, and reads it back.
+#[test]
+fn end_reasons_are_written_as_the_spec_spells_them() {
+    let spelled =
+        [(EndReason::Resign, "resign"), (EndReason::DrawAgreed, "draw_agreed"), (EndReason::Abandoned, "abandoned")];
+    for (reason, text) in spelled {
+        assert_eq!(serde_json::to_value(reason).ok(), Some(json!(text)));
+        assert_eq!(serde_json::from_value::<EndReason>(json!(text)).ok(), Some(reason));
+    }
+    assert_eq!(EndReason::ALL.len(), spelled.len());
+}
