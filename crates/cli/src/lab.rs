@@ -239,7 +239,10 @@ fn text(r: &SearchReport, tables: &[(Value, Exact)]) -> String {
     }
     if let Some(best) = r.results.first() {
         let still_in = r.results.iter().filter(|v| v.status == Status::StillIn).count();
-        out += &if r.separated {
+        out += &if r.results.len() == 1 {
+            // The others, if any, were skipped (listed below), not played and dropped.
+            format!("\nmost balanced: {} (the only rule set played)\n", best.rules)
+        } else if r.separated {
             format!("\nmost balanced: {} (every other rule set was dropped)\n", best.rules)
         } else {
             format!(

@@ -117,6 +117,18 @@ fn the_text_report_is_a_ranked_table() {
     }
 }
 
+/// Two random bots seat only individual Yut: the team modes are skipped, not played, so the
+/// one rule set left is not said to have outlasted others.
+#[test]
+fn a_search_left_with_one_rule_set_says_so() {
+    let out = madang(&["lab", "search", "yut", "--bots", "random*2", "--options", "mode", "--max-games", "200"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(r#"most balanced: {"mode":"individual"} (the only rule set played)"#), "{text}");
+    assert!(!text.contains("was dropped"), "{text}");
+    assert!(text.contains(r#"skipped {"mode":"team-shared"}"#), "{text}");
+}
+
 /// The first mover's chance with two pieces under Finkel's rules: 51.8572907496 %
 /// (docs/ur-solver.md, "Smaller games").
 const TWO_PIECES: f64 = 0.518_572_907_496;

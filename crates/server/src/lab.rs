@@ -33,7 +33,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::app::{AppState, now_ms, random_hex};
-use crate::body::JsonBody;
+use crate::body::{JsonBody, OptionalJsonBody};
 use crate::error::ApiError;
 use crate::identity::PlayerId;
 
@@ -302,25 +302,36 @@ pub fn lab_bots<G: Describe>(game: &G) -> Vec<&'static str> {
 /// What a request's rule set gives: its seat names and the refusal of a bot, if any.
 struct Check<'a> {
     bots: &'a [String],
+    /// `rules` or `compare_rules`, for messages.
+    field: &'a str,
 }
 
 impl Visitor for Check<'_> {
-    type Output = Result<Vec<String>, ApiError>;
+    /// The rule set's seats, and the refusal of its bots if any.
+    type Output = (Vec<String>, Result<(), ApiError>);
 
     fn visit<G: Describe>(self, game: G) -> Self::Output {
         let seats = game.seat_names();
+        let bots = self.bots_for(&game, &seats);
+        (seats, bots)
+    }
+}
+
+impl Check<'_> {
+    fn bots_for<G: Describe>(&self, game: &G, seats: &[String]) -> Result<(), ApiError> {
         if self.bots.len() != seats.len() {
             return Err(ApiError::unprocessable(
                 "bad_bots",
                 format!(
-                    "`bots` lists {} bot(s) but these rules seat {} ({}): give one bot per seat",
+                    "`bots` lists {} bot(s) but `{}` seat {} ({}): give one bot per seat",
                     self.bots.len(),
+                    self.field,
                     seats.len(),
                     seats.join(", ")
                 ),
             ));
         }
-        let offered = lab_bots(&game);
+        let offered = lab_bots(game);
         for (seat, name) in seats.iter().zip(self.bots) {
             if offered.contains(&name.as_str()) {
                 continue;
@@ -335,17 +346,19 @@ impl Visitor for Check<'_> {
                 format!("bot {:?} for seat {seat}: {why} (the lab offers {})", echo(name), offered.join(", ")),
             ));
         }
-        Ok(seats)
+        Ok(())
     }
 }
 
 /// Checks a rule set of the request (`field` names it in messages): the game, the rules, the
 /// players and the bots.
-fn check(request: &RunRequest, rules: &Value, field: &str) -> Result<Vec<String>, ApiError> {
-    madang_games::visit(&request.game, rules, request.players, Check { bots: &request.bots }).map_err(|e| match e {
-        RecordError::UnknownGame(_) => ApiError::unprocessable("unknown_game", e.to_string()),
-        other => ApiError::unprocessable("bad_rules", format!("`{field}`: {other}")),
-    })?
+fn check(request: &RunRequest, rules: &Value, field: &str) -> Result<(Vec<String>, Result<(), ApiError>), ApiError> {
+    madang_games::visit(&request.game, rules, request.players, Check { bots: &request.bots, field }).map_err(
+        |e| match e {
+            RecordError::UnknownGame(_) => ApiError::unprocessable("unknown_game", e.to_string()),
+            other => ApiError::unprocessable("bad_rules", format!("`{field}`: {other}")),
+        },
+    )
 }
 
 /// Plays one rule set of a run (the visitor gives the concrete game).
@@ -487,20 +500,28 @@ pub async fn start(
     }
     let mut rules = vec![request.rules.clone().unwrap_or_else(|| json!({}))];
     rules.extend(request.compare_rules.clone());
-    let seats = check(&request, &rules[0], "rules")?;
-    if let Some(second) = rules.get(1) {
-        let other = check(&request, second, "compare_rules")?;
-        if other != seats {
-            return Err(ApiError::unprocessable(
-                "bad_rules",
-                format!(
-                    "`compare_rules` seat {} but `rules` seat {}: two rule sets are compared with the same seats",
-                    other.join(", "),
-                    seats.join(", ")
-                ),
-            ));
+    // The two rule sets' seats are compared before the bots are: with different seats no list
+    // of bots fits both, and the message names why.
+    let (seats, bots) = check(&request, &rules[0], "rules")?;
+    let other_bots = match rules.get(1) {
+        Some(second) => {
+            let (other, other_bots) = check(&request, second, "compare_rules")?;
+            if other != seats {
+                return Err(ApiError::unprocessable(
+                    "bad_rules",
+                    format!(
+                        "`compare_rules` seat {} but `rules` seat {}: two rule sets are compared with the same seats",
+                        other.join(", "),
+                        seats.join(", ")
+                    ),
+                ));
+            }
+            other_bots
         }
-    }
+        None => Ok(()),
+    };
+    bots?;
+    other_bots?;
     let seed = match request.seed {
         Some(seed) => seed,
         // 48 bits: exact in a JavaScript number.
@@ -563,6 +584,12 @@ pub async fn show(
     Ok(Json(state.lab.find(&player, &id)?.view()))
 }
 
+/// `POST …/cancel`'s body: empty or `{}` (anything else is refused, as every route refuses a
+/// field it does not have).
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CancelBody {}
+
 /// How long `POST …/cancel` waits for the run to stop before answering.
 const CANCEL_WAIT: Duration = Duration::from_secs(5);
 
@@ -574,6 +601,7 @@ pub async fn cancel(
     State(state): State<AppState>,
     Extension(PlayerId(player)): Extension<PlayerId>,
     Path(id): Path<String>,
+    OptionalJsonBody(CancelBody {}): OptionalJsonBody<CancelBody>,
 ) -> Result<Json<Value>, ApiError> {
     let run = state.lab.find(&player, &id)?;
     if !run.running() {
@@ -631,28 +659,33 @@ fn report(state: &AppState, player: &str, id: &str, n: &str) -> Result<(Arc<Run>
     let n: usize = n.parse().map_err(|_| {
         ApiError::bad_request("bad_request", format!("a report is numbered 0, 1, …, got {:?}", echo(n)))
     })?;
-    let (run, reports) = finished(state, player, id)?;
-    let count = reports.len();
-    let report = reports.into_iter().nth(n).ok_or_else(|| {
+    // A number beyond the run's rule sets is unknown whether or not the run has finished.
+    let count = state.lab.find(player, id)?.rules.len();
+    let unknown = |id: &str| {
         ApiError::new(
             StatusCode::NOT_FOUND,
             "unknown_report",
-            format!("lab run {} has {count} report(s), numbered from 0", run.id),
+            format!("lab run {id} has {count} report(s), numbered from 0"),
         )
-    })?;
+    };
+    if n >= count {
+        return Err(unknown(id));
+    }
+    let (run, reports) = finished(state, player, id)?;
+    let report = reports.into_iter().nth(n).ok_or_else(|| unknown(&run.id))?;
     Ok((run, n, report))
 }
 
 /// The comparison of a finished run with two rule sets (`madang_sim::compare`).
 fn comparison(state: &AppState, player: &str, id: &str) -> Result<(Arc<Run>, Comparison), ApiError> {
-    let (run, reports) = finished(state, player, id)?;
-    if reports.len() < 2 {
+    if state.lab.find(player, id)?.rules.len() < 2 {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
             "unknown_report",
-            format!("lab run {} has one rule set: there is no comparison (start it with `compare_rules`)", run.id),
+            format!("lab run {id} has one rule set: there is no comparison (start it with `compare_rules`)"),
         ));
     }
+    let (run, reports) = finished(state, player, id)?;
     Ok((run, madang_sim::compare::compare(reports)))
 }
 
@@ -794,11 +827,12 @@ mod tests {
         let bots = lab_bots(&game);
         assert!(bots.contains(&"random") && bots.contains(&"hard"), "{bots:?}");
         assert!(!bots.iter().any(|b| b.contains(':')), "{bots:?}");
-        let refused = check(&request(&["random", "expectimax:7"]), &json!({}), "rules").expect_err("open depth");
+        let bots_of = |bots: &[&str]| check(&request(bots), &json!({}), "rules").map(|(_, bots)| bots);
+        let refused = bots_of(&["random", "expectimax:7"]).expect("Ur's rules").expect_err("open depth");
         assert_eq!(refused.code, "bad_level");
         assert!(refused.message.contains("seat dark"), "{}", refused.message);
-        let refused = check(&request(&["random"]), &json!({}), "rules").expect_err("one bot for two seats");
+        let refused = bots_of(&["random"]).expect("Ur's rules").expect_err("one bot for two seats");
         assert_eq!(refused.code, "bad_bots");
-        assert!(refused.message.contains("light, dark"), "{}", refused.message);
+        assert!(refused.message.contains("`rules` seat 2 (light, dark)"), "{}", refused.message);
     }
 }

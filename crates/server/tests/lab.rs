@@ -237,6 +237,17 @@ async fn one_run_per_player_a_server_limit_and_cancellation() {
     let (_, overview) = bob.get("/api/lab").await;
     assert_eq!(overview["runs"], json!([]), "a refused start leaves nothing: {overview}");
 
+    // A report of a number it will never have is unknown, running or not.
+    assert_refused(&alice.get(&format!("/api/lab/runs/{id}/reports/1")).await, 404, "unknown_report", "1 report");
+    assert_refused(&alice.get(&format!("/api/lab/runs/{id}/comparison")).await, 404, "unknown_report", "one rule set");
+    assert_refused(&alice.get(&format!("/api/lab/runs/{id}/reports/0")).await, 409, "not_finished", "still running");
+    // Cancelling takes an empty body or `{}`: anything else is refused and the run goes on.
+    let cancel = format!("/api/lab/runs/{id}/cancel");
+    assert_refused(&alice.post(&cancel, json!({"now": true})).await, 400, "malformed_json", "now");
+    assert_refused(&alice.post(&cancel, json!([1])).await, 400, "malformed_json", "JSON object");
+    assert_refused(&alice.post_raw(&cancel, "junk").await, 400, "malformed_json", "JSON object");
+    let (_, still) = alice.get(&format!("/api/lab/runs/{id}")).await;
+    assert_eq!(still["status"], "running", "{still}");
     // Cancelling stops it within a few games: the answer says it is cancelled.
     let (status, cancelled) = alice.post(&format!("/api/lab/runs/{id}/cancel"), json!({})).await;
     assert_eq!(status, 200, "{cancelled}");
@@ -330,6 +341,20 @@ async fn bad_requests_are_refused_by_name_and_start_nothing() {
         "bad_rules",
         "compare_rules",
     );
+    // Without `players`, Yut seats two individually and four in teams: the seats are compared
+    // before the bots, which no list could fit for both.
+    for bots in [json!(["random", "random"]), json!(["random", "random", "random", "random"])] {
+        assert_refused(
+            &client
+                .post(runs, json!({"game": "yut", "compare_rules": {"mode": "team-shared"}, "bots": bots, "games": 10}))
+                .await,
+            422,
+            "bad_rules",
+            "`compare_rules` seat A1, B1, A2, B2 but `rules` seat A, B",
+        );
+    }
+    // A wrong number of bots names the rule set it is checked against.
+    assert_refused(&client.post(runs, ur(json!({"bots": ["random"]}))).await, 422, "bad_bots", "`rules` seat 2");
     let (status, body) = client.post(runs, json!({"game": "ur", "games": 10})).await;
     assert_eq!((status, body["error"]["code"].clone()), (400, json!("malformed_json")), "{body}");
     assert!(body["error"]["message"].as_str().unwrap().contains("bots"), "{body}");
