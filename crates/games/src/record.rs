@@ -94,8 +94,9 @@ impl<'de> Deserialize<'de> for EndReason {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
         EndReason::ALL.into_iter().find(|r| r.as_str() == text).ok_or_else(|| {
+            let [first, middle, last] = EndReason::ALL.map(|r| format!("{:?}", r.as_str()));
             serde::de::Error::custom(format!(
-                "unknown reason {:?}: expected \"resign\", \"draw_agreed\" or \"abandoned\"",
+                "unknown reason {:?}: expected {first}, {middle} or {last}",
                 madang_core::echo(&text)
             ))
         })

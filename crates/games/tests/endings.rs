@@ -72,4 +72,6 @@ fn end_reasons_are_written_as_the_spec_spells_them() {
         assert_eq!(serde_json::from_value::<EndReason>(json!(text)).ok(), Some(reason));
     }
     assert_eq!(EndReason::ALL.len(), spelled.len());
+    let refused = serde_json::from_value::<EndReason>(json!("quit")).map_err(|e| e.to_string());
+    assert_eq!(refused, Err(r#"unknown reason "quit": expected "resign", "draw_agreed" or "abandoned""#.to_owned()));
 }

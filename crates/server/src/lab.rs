@@ -660,38 +660,38 @@ fn report(state: &AppState, player: &str, id: &str, n: &str) -> Result<(Arc<Run>
         ApiError::bad_request("bad_request", format!("a report is numbered 0, 1, …, got {:?}", echo(n)))
     })?;
     // A number beyond the run's rule sets is unknown whether or not the run has finished.
-    let count = state.lab.find(player, id)?.rules.len();
-    let unknown = |id: &str| {
+    let run = state.lab.find(player, id)?;
+    let count = run.rules.len();
+    let unknown = || {
         ApiError::new(
             StatusCode::NOT_FOUND,
             "unknown_report",
-            format!("lab run {id} has {count} report(s), numbered from 0"),
+            format!("lab run {} has {count} report(s), numbered from 0", run.id),
         )
     };
     if n >= count {
-        return Err(unknown(id));
+        return Err(unknown());
     }
-    let (run, reports) = finished(state, player, id)?;
-    let report = reports.into_iter().nth(n).ok_or_else(|| unknown(&run.id))?;
+    let report = finished(&run)?.into_iter().nth(n).ok_or_else(unknown)?;
     Ok((run, n, report))
 }
 
 /// The comparison of a finished run with two rule sets (`madang_sim::compare`).
 fn comparison(state: &AppState, player: &str, id: &str) -> Result<(Arc<Run>, Comparison), ApiError> {
-    if state.lab.find(player, id)?.rules.len() < 2 {
+    let run = state.lab.find(player, id)?;
+    if run.rules.len() < 2 {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
             "unknown_report",
-            format!("lab run {id} has one rule set: there is no comparison (start it with `compare_rules`)"),
+            format!("lab run {} has one rule set: there is no comparison (start it with `compare_rules`)", run.id),
         ));
     }
-    let (run, reports) = finished(state, player, id)?;
-    Ok((run, madang_sim::compare::compare(reports)))
+    let comparison = madang_sim::compare::compare(finished(&run)?);
+    Ok((run, comparison))
 }
 
 /// The reports of a finished run, one per rule set.
-fn finished(state: &AppState, player: &str, id: &str) -> Result<(Arc<Run>, Vec<SimReport>), ApiError> {
-    let run = state.lab.find(player, id)?;
+fn finished(run: &Run) -> Result<Vec<SimReport>, ApiError> {
     let outcome = run.outcome().clone();
     let reports = match outcome {
         Outcome::Done(reports) => reports,
@@ -708,7 +708,7 @@ fn finished(state: &AppState, player: &str, id: &str) -> Result<(Arc<Run>, Vec<S
             ));
         }
     };
-    Ok((run, reports))
+    Ok(reports)
 }
 
 fn attach(response: &mut Response, attachment: bool, name: &str) {
