@@ -26,9 +26,10 @@ pub use view::{ChanceOption, View};
 /// An event as `madang replay`, the server and its clients show it: the game's typed event
 /// serialized (`kind` and its fields, [`madang_core::Game::Event`]) followed by `text`, its
 /// English line (spec `README.md`, "events"). Kept as JSON text, written once per event and
-/// copied into every message as it is.
+/// copied into every message as it is; a clone shares the text (a state shows the latest
+/// turn's events with every message).
 #[derive(Clone, Debug)]
-pub struct Event(Box<serde_json::value::RawValue>);
+pub struct Event(std::sync::Arc<serde_json::value::RawValue>);
 
 impl Event {
     /// The JSON of `event` with its `text`.
@@ -45,8 +46,8 @@ impl Event {
         json.push_str(&serde_json::to_string(&event.to_string()).unwrap_or_else(|_| "\"\"".to_owned()));
         json.push('}');
         match serde_json::value::RawValue::from_string(json) {
-            Ok(raw) => Event(raw),
-            Err(_) => Event(serde_json::value::RawValue::from_string("{}".to_owned()).unwrap_or_default()),
+            Ok(raw) => Event(raw.into()),
+            Err(_) => Event(serde_json::value::RawValue::from_string("{}".to_owned()).unwrap_or_default().into()),
         }
     }
 

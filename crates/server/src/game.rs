@@ -181,7 +181,7 @@ pub struct StateRef<'a> {
     my_seats: Option<Vec<String>>,
     moves: Vec<Value>,
     to_act: Option<&'a str>,
-    commitment: String,
+    commitment: &'a str,
     seed: Option<String>,
     end: Option<&'a End>,
     created: i64,
@@ -239,6 +239,8 @@ pub struct LiveGame {
     pub cpu: Option<String>,
     /// The seed.
     pub seed: Seed,
+    /// The seed's commitment (its SHA-256 in hex), worked out once: every state shows it.
+    pub commitment: String,
     /// Creation time.
     pub created: i64,
     /// What commands change.
@@ -357,6 +359,7 @@ impl LiveGame {
             seats,
             mode: mode.to_owned(),
             cpu,
+            commitment: new.seed.commitment(),
             seed: new.seed,
             created: new.now,
             core,
@@ -438,6 +441,7 @@ impl LiveGame {
             seats,
             mode: row.mode.clone(),
             cpu: row.cpu.clone(),
+            commitment: seed.commitment(),
             seed,
             created: row.created,
             core: Core {
@@ -1003,7 +1007,7 @@ impl LiveGame {
             mode: self.mode.clone(),
             cpu: self.cpu.clone(),
             seed: self.seed.to_string(),
-            commitment: self.seed.commitment(),
+            commitment: self.commitment.clone(),
             status: update.status,
             result: update.result,
             end_reason: update.end_reason,
@@ -1130,7 +1134,7 @@ impl LiveGame {
             my_seats: with_my_seats.then_some(my_seats),
             moves,
             to_act: Self::acting(core).map(|s| self.seats[s].name.as_str()),
-            commitment: self.seed.commitment(),
+            commitment: &self.commitment,
             seed: ended.then(|| self.seed.to_string()),
             end: core.end.as_ref(),
             created: self.created,
@@ -1180,7 +1184,7 @@ impl LiveGame {
             })
             .collect();
         value["id"] = json!(self.id);
-        value["commitment"] = json!(self.seed.commitment());
+        value["commitment"] = json!(self.commitment);
         value["result"] = json!(self.result(&self.core));
         value["seats"] = Value::Array(seats);
         value["created_at"] = json!(self.created);
