@@ -63,7 +63,32 @@ impl Event {
 
     /// Its `kind`.
     pub fn kind(&self) -> String {
-        self.value()["kind"].as_str().unwrap_or_default().to_owned()
+        self.kind_text().into_owned()
+    }
+
+    /// Whether its `kind` is one of `kinds`; reads the kind alone, without building the
+    /// event's value.
+    pub fn has_kind(&self, kinds: &[&str]) -> bool {
+        let kind = self.kind_text();
+        kinds.contains(&kind.as_ref())
+    }
+
+    /// Its `kind` borrowed from the text where the text has it unescaped (empty when it has none).
+    fn kind_text(&self) -> std::borrow::Cow<'_, str> {
+        // An engine's typed event is written with its tag first (`Event::of`).
+        let text = self.0.get();
+        if let Some(rest) = text.strip_prefix(r#"{"kind":""#)
+            && let Some(end) = rest.find('"')
+            && !rest[..end].contains('\\')
+        {
+            return std::borrow::Cow::Borrowed(&rest[..end]);
+        }
+        #[derive(serde::Deserialize)]
+        struct Kind<'a> {
+            #[serde(borrow)]
+            kind: std::borrow::Cow<'a, str>,
+        }
+        serde_json::from_str::<Kind<'_>>(text).map(|k| k.kind).unwrap_or_default()
     }
 
     /// Its English line, `text`.
@@ -544,4 +569,39 @@ pub fn verify(record: &Record) -> Result<usize, VerifyError> {
         game.apply(text).map_err(RecordError::from)?;
     }
     Ok(checked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A typed event as an engine writes one: `kind` first, its fields, and its English line.
+    #[derive(serde::Serialize)]
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    enum Sample {
+        Capture {
+            seat: &'static str,
+        },
+        #[serde(rename = "odd\"kind")]
+        Odd,
+    }
+
+    impl std::fmt::Display for Sample {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a kind of \"capture\"")
+        }
+    }
+
+    #[test]
+    fn an_events_kind_is_read_from_its_text() {
+        let capture = Event::of(&Sample::Capture { seat: "A" });
+        assert_eq!(capture.json(), r#"{"kind":"capture","seat":"A","text":"a kind of \"capture\""}"#);
+        assert_eq!(capture.kind(), "capture");
+        assert!(capture.has_kind(&["finish", "capture"]));
+        assert!(!capture.has_kind(&["finish"]));
+        // A kind with an escape in its text is read too (owned, not borrowed).
+        let odd = Event::of(&Sample::Odd);
+        assert_eq!(odd.kind(), "odd\"kind");
+        assert!(odd.has_kind(&["odd\"kind"]));
+    }
 }

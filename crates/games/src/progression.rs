@@ -319,6 +319,22 @@ impl Condition {
     }
 }
 
+/// The event kinds an award of a game of `game` reads: `capture` (the experience for captures)
+/// and every kind an achievement of the game names (in `count`, `none` and `last`). A [`Step`]
+/// may leave out events of other kinds: [`award`] gives the same for it.
+pub fn read_kinds(game: &str) -> Vec<&'static str> {
+    let mut kinds = vec!["capture"];
+    for achievement in achievements().iter().filter(|a| a.game == game) {
+        let when = &achievement.when;
+        let named = [&when.count, &when.none].into_iter().flatten().flat_map(|m| m.kind.iter());
+        let last = when.last.iter().flat_map(|l| l.among.iter().chain(l.is.iter()));
+        kinds.extend(named.chain(last).map(String::as_str));
+    }
+    kinds.sort_unstable();
+    kinds.dedup();
+    kinds
+}
+
 /// Whether the player made `actions` consecutively somewhere in the record.
 fn in_a_row(play: &Play, actions: &[String]) -> bool {
     !actions.is_empty()
@@ -360,6 +376,58 @@ mod tests {
 
     fn capture(seat: &str) -> Value {
         json!({"kind": "capture", "seat": seat, "captured": "B", "unit": [0], "station": 3, "text": "x"})
+    }
+
+    #[test]
+    fn the_kinds_an_award_reads_are_every_kind_the_achievements_file_names() {
+        // Read from the file's own text, not through `Condition`: every string under a `kind`,
+        // `among` or `is` key of a game's achievements, and `capture` (the experience).
+        fn collect(value: &Value, into: &mut Vec<String>) {
+            match value {
+                Value::Object(map) => {
+                    for (key, value) in map {
+                        match (key.as_str(), value) {
+                            ("kind" | "among" | "is", Value::Array(kinds)) => {
+                                into.extend(kinds.iter().filter_map(Value::as_str).map(str::to_owned));
+                            }
+                            _ => collect(value, into),
+                        }
+                    }
+                }
+                Value::Array(items) => items.iter().for_each(|v| collect(v, into)),
+                _ => {}
+            }
+        }
+        let file: Value = serde_json::from_str(include_str!("achievements.json")).expect("the file parses");
+        for game in crate::GAMES {
+            let mut named = vec!["capture".to_owned()];
+            for achievement in file.as_array().expect("a list").iter().filter(|a| a["game"] == *game) {
+                collect(&achievement["when"], &mut named);
+            }
+            named.sort_unstable();
+            named.dedup();
+            assert_eq!(read_kinds(game), named, "{game}");
+        }
+        // Yut's achievements name captures, a finish of four together and the three nak events.
+        assert_eq!(read_kinds("yut"), ["capture", "finish", "nak_first", "nak_set", "nak_throw"]);
+        // A play without the events of other kinds gets the same award.
+        let noise = json!({"kind": "throw", "seat": "A", "throw": "yut", "text": "x"});
+        let four = json!({"kind": "finish", "seat": "A", "unit": [0, 1, 2, 3], "count": 4, "text": "x"});
+        let full = yut(
+            "won",
+            vec![
+                step("A", "move 0 gae", vec![capture("A"), noise.clone()]),
+                step("A", "move 0 yut", vec![four, noise]),
+            ],
+        );
+        assert!(award(&full).achievements.len() >= 2, "{:?}", award(&full));
+        let kinds = read_kinds("yut");
+        let mut kept = full.clone();
+        for step in &mut kept.steps {
+            step.events.retain(|e| kinds.contains(&kind(e)));
+        }
+        assert_eq!(award(&kept), award(&full));
+        assert_ne!(kept, full, "the throw events were left out");
     }
 
     #[test]

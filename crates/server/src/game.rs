@@ -898,6 +898,9 @@ impl LiveGame {
         }
         let sides = core.game.side_names();
         let side_of = |i: usize| core.game.side_of_seat(i);
+        // Only the kinds an award reads are turned into values (a game's end otherwise parsed
+        // every event of the game).
+        let kinds = madang_games::progression::read_kinds(&self.game);
         let steps: Vec<Step> = self
             .log
             .iter()
@@ -906,7 +909,7 @@ impl LiveGame {
                 EntryKind::Action { action, seat, events, .. } => Some(Step {
                     seat: seat.clone(),
                     action: action.clone(),
-                    events: events.iter().map(madang_games::Event::value).collect(),
+                    events: events.iter().filter(|e| e.has_kind(&kinds)).map(madang_games::Event::value).collect(),
                 }),
                 EntryKind::End { .. } => None,
             })
