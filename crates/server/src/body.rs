@@ -48,6 +48,14 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T, ApiErr
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
         return Err(malformed("a JSON object {…} is expected".to_owned()));
     }
+    // Read once without tracking the path (which copies every key it passes); only a refusal
+    // is read again, to name the field at fault.
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    if let Ok(value) = T::deserialize(&mut deserializer)
+        && deserializer.end().is_ok()
+    {
+        return Ok(value);
+    }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
         let path = e.path().to_string();
