@@ -368,10 +368,6 @@ impl App {
         // is microseconds, and handing it over on every command grew tokio's blocking pool to
         // 130 threads and the server to 900 MB under 100 games against `easy`.
         let change = if guard.computer_searches() { compute(|| command(&guard)) } else { command(&guard) }?;
-        let update = guard.update(&change.core);
-        let rows = LiveGame::action_rows(&change.entries);
-        let outcomes = guard.outcomes(&change.core);
-        let awards = guard.awards(&change.core, &change.entries);
         let key = crate::cluster::game_key(&guard.id);
         let fence = match self.fence(&key, slot.fence.as_ref()) {
             Ok(fence) => fence,
@@ -380,15 +376,7 @@ impl App {
                 return Err(error);
             }
         };
-        let commit = crate::db::Commit {
-            id: guard.id.clone(),
-            from: from as i64,
-            update,
-            actions: rows,
-            outcomes,
-            awards,
-            fence,
-        };
+        let commit = guard.commit_of(&change, fence);
         if let Err(error) = self.writer.store(commit).await {
             if self.fenced(&key, &error) {
                 return Err(ApiError::moved(&key));

@@ -29,11 +29,12 @@ pub enum ServerError {
     #[error("{0}")]
     Config(String),
     /// A change to a game was computed from a version that is no longer the stored one
-    /// (another writer changed the game): nothing of the batch was stored.
-    #[error("{} of {changes} changed games were not at the expected version: another writer changed them", changes - stored)]
+    /// (another writer changed the game): nothing of the changes written together was stored.
+    #[error(
+        "a change of the {changes} written together was not computed from the expected version of its game \
+         (another writer changed it): none was stored"
+    )]
     Stale {
-        /// The changes whose game was at its expected version.
-        stored: usize,
         /// The changes written together.
         changes: usize,
     },

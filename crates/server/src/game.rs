@@ -274,6 +274,12 @@ fn stream_pos(stream: &Stream) -> i64 {
     i64::try_from(stream.get_word_pos()).unwrap_or(i64::MAX)
 }
 
+/// The `bot:SEAT` streams' word positions of `core`, in seat order, as a JSON list.
+fn bot_positions(core: &Core) -> String {
+    let positions: Vec<i64> = core.bots.iter().map(stream_pos).collect();
+    serde_json::to_string(&positions).unwrap_or_default()
+}
+
 fn rules_error(error: madang_games::RecordError) -> ApiError {
     match error {
         madang_games::RecordError::UnknownGame(_) => ApiError::unprocessable("unknown_game", error.to_string()),
@@ -1027,7 +1033,6 @@ impl LiveGame {
 
     /// The changing columns for `core`.
     pub fn update(&self, core: &Core) -> GameUpdate {
-        let bot_pos: Vec<i64> = core.bots.iter().map(stream_pos).collect();
         GameUpdate {
             status: Self::status(core).to_owned(),
             result: self.result(core).map(|r| r.to_string()),
@@ -1038,14 +1043,41 @@ impl LiveGame {
             end_by: core.end.as_ref().map(|e| e.by.clone()),
             version: core.version as i64,
             chance_pos: stream_pos(&core.chance),
-            bot_pos: serde_json::to_string(&bot_pos).unwrap_or_default(),
+            bot_pos: bot_positions(core),
             play_ms: core.play_ms,
             updated: core.updated,
             finished: core.finished,
         }
     }
 
-    /// The action rows of `entries`.
+    /// What storing `change` (computed on this game) writes: its action rows, the last carrying
+    /// the game's stream positions and time played after it ([`LiveGame::change_rows`]), the
+    /// game row's columns, and at the end the players' outcomes and awards.
+    pub fn commit_of(&self, change: &Change, fence: Option<crate::cluster::Fence>) -> crate::db::Commit {
+        crate::db::Commit {
+            id: self.id.clone(),
+            stored_actions: change.core.actions as i64,
+            update: self.update(&change.core),
+            actions: Self::change_rows(&change.core, &change.entries),
+            outcomes: self.outcomes(&change.core),
+            awards: self.awards(&change.core, &change.entries),
+            fence,
+        }
+    }
+
+    /// The action rows of a change's `entries`, the last carrying the stream positions and time
+    /// played of `core`, the game after the change (a move stores its action rows only).
+    pub fn change_rows(core: &Core, entries: &[LogEntry]) -> Vec<ActionRow> {
+        let mut rows = Self::action_rows(entries);
+        if let Some(last) = rows.last_mut() {
+            last.chance_pos = Some(stream_pos(&core.chance));
+            last.bot_pos = Some(bot_positions(core));
+            last.play_ms = Some(core.play_ms);
+        }
+        rows
+    }
+
+    /// The action rows of `entries` (without stream positions).
     pub fn action_rows(entries: &[LogEntry]) -> Vec<ActionRow> {
         entries
             .iter()
@@ -1056,6 +1088,9 @@ impl LiveGame {
                     seat: seat.clone(),
                     actor: by.as_str().to_owned(),
                     created: e.at,
+                    chance_pos: None,
+                    bot_pos: None,
+                    play_ms: None,
                 }),
                 EntryKind::End { .. } => None,
             })

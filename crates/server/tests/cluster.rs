@@ -42,8 +42,11 @@ async fn lease(db: &mut sqlx::PgConnection, key: &str) -> Option<(String, i64)> 
 }
 
 async fn stored_version(db: &mut sqlx::PgConnection, id: &str) -> (i64, i64) {
+    // A move of a game in play writes its action rows only: the version is the row's, or the
+    // actions' count when that is past it.
     sqlx::query_as(
-        "SELECT g.version, (SELECT count(*) FROM actions a WHERE a.game_id = g.id) FROM games g WHERE g.id = $1",
+        "SELECT GREATEST(g.version, (SELECT count(*) FROM actions a WHERE a.game_id = g.id)), \
+         (SELECT count(*) FROM actions a WHERE a.game_id = g.id) FROM games g WHERE g.id = $1",
     )
     .bind(id)
     .fetch_one(db)

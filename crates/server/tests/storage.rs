@@ -114,7 +114,16 @@ async fn stats_count_finished_drawn_resigned_left_and_roll_limit_games() {
                            {"name": "1", "kind": "cpu", "level": "easy"}, {"name": "2", "kind": "cpu", "level": "easy"},
                            {"name": "3", "kind": "cpu", "level": "easy"}]);
         let actions: Vec<ActionRow> = (0..10_000)
-            .map(|i| ActionRow { idx: i, action: "roll 1".into(), seat: None, actor: "chance".into(), created: 1 })
+            .map(|i| ActionRow {
+                idx: i,
+                action: "roll 1".into(),
+                seat: None,
+                actor: "chance".into(),
+                created: 1,
+                chance_pos: None,
+                bot_pos: None,
+                play_ms: None,
+            })
             .collect();
         let roll_limit_id = format!("{:016x}", u64::from(std::process::id()) << 8 | u64::from(database.is_some()));
         let stored = GameRow {
@@ -217,6 +226,17 @@ fn update(version: i64, finished: Option<i64>) -> GameUpdate {
     }
 }
 
+/// `actions` as a change stores them: the last carries the game's positions after it (those of
+/// `update`).
+fn with_progress(mut actions: Vec<ActionRow>, update: &GameUpdate) -> Vec<ActionRow> {
+    if let Some(last) = actions.last_mut() {
+        last.chance_pos = Some(update.chance_pos);
+        last.bot_pos = Some(update.bot_pos.clone());
+        last.play_ms = Some(update.play_ms);
+    }
+    actions
+}
+
 /// Actions `from..from + n`, named `a{i}`.
 fn batch(from: i64, n: i64) -> Vec<ActionRow> {
     (from..from + n)
@@ -226,6 +246,9 @@ fn batch(from: i64, n: i64) -> Vec<ActionRow> {
             seat: Some("light".into()),
             actor: "human".into(),
             created: 2,
+            chance_pos: None,
+            bot_pos: None,
+            play_ms: None,
         })
         .collect()
 }
@@ -241,19 +264,23 @@ async fn a_batch_is_stored_only_on_the_version_it_was_computed_from() {
         let id = format!("{unique:016x}");
         let writer = Writer::start(db.clone());
         writer.create(new_game(&id, &player.id)).await.unwrap();
+        // A change computed on `from` stored actions.
         let change = |from: i64, version: i64, actions: Vec<ActionRow>| Commit {
             id: id.clone(),
-            from,
+            stored_actions: from + actions.len() as i64,
+            actions: with_progress(actions, &update(version, None)),
             update: update(version, None),
-            actions,
             outcomes: vec![],
             awards: vec![],
             fence: None,
         };
         // 450 actions in one change (several multi-row statements).
         writer.store(change(0, 450, batch(0, 450))).await.unwrap();
-        // A second writer computing from version 0 is refused and stores nothing.
-        let stale = writer.store(change(0, 451, batch(450, 1))).await;
+        // A second writer computing from version 0 (its action is number 0 again) is refused and
+        // stores nothing; so is one computing past what is stored (a gap).
+        let stale = writer.store(change(0, 1, batch(0, 1))).await;
+        assert!(stale.as_ref().is_err_and(|e| e.to_string().contains("expected version")), "{stale:?}");
+        let stale = writer.store(change(451, 452, batch(451, 1))).await;
         assert!(stale.as_ref().is_err_and(|e| e.to_string().contains("expected version")), "{stale:?}");
         // A change that collides with stored actions is refused whole, the version kept.
         assert!(writer.store(change(450, 452, batch(449, 3))).await.is_err());
@@ -288,11 +315,12 @@ async fn the_writer_refuses_only_the_stale_change_of_a_batch() {
         }
         let commit =
             |id: &str, from: i64, actions: Vec<ActionRow>, finished: Option<i64>, outcomes: Vec<(String, String)>| {
+                let stored = from + actions.len() as i64;
                 Commit {
                     id: id.to_owned(),
-                    from,
-                    update: update(from + actions.len() as i64, finished),
-                    actions,
+                    stored_actions: stored,
+                    update: update(stored, finished),
+                    actions: with_progress(actions, &update(stored, finished)),
                     outcomes,
                     awards: vec![],
                     fence: None,

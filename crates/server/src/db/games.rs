@@ -3,15 +3,20 @@
 //!
 //! - A new game: [`Writer::create`] (the `games` row, its players and first actions), through the
 //!   same writer as the changes.
-//! - A change to a game in play: a [`Commit`] (new actions, the game row's new columns guarded
-//!   by the version it was computed from, the players' outcomes at the end), stored through the
-//!   one group-commit [`Writer`]: it takes every change waiting, of every game, writes them in
-//!   one transaction (one multi-row `INSERT INTO actions`, one `UPDATE games … FROM (VALUES …)`,
-//!   one `UPDATE game_players … FROM (VALUES …)`, built with sqlx's `QueryBuilder`), then
-//!   answers each. A change is acknowledged only after that commit, so nobody hears of an
-//!   action before it is stored; under load many games share a commit, alone a change is
-//!   written at once.
-//! - Reading: [`Db::load_game`], [`Db::history`], [`Db::stats_rows`].
+//! - A change to a game in play: a [`Commit`] (new actions, the last carrying the game's stream
+//!   positions and time played; the game row's new columns when the change ends the game or
+//!   stores no action; the players' outcomes at the end), stored through the one group-commit
+//!   [`Writer`]: it takes every change waiting, of every game, writes them in one transaction
+//!   (one multi-row `INSERT INTO actions`, one `UPDATE games … FROM (VALUES …)`, one
+//!   `UPDATE game_players … FROM (VALUES …)`, built with sqlx's `QueryBuilder`), then answers
+//!   each. A change is acknowledged only after that commit, so nobody hears of an action before
+//!   it is stored; under load many games share a commit, alone a change is written at once.
+//! - The guard against a change computed on an old version (another writer changed the game):
+//!   its actions go in only while the game is in play and where no action has its index (the
+//!   actions' key), and its game row update only while no action is past the change's; a batch
+//!   with a change that stored fewer rows than it has is not committed.
+//! - Reading: [`Db::load_game`], [`Db::history`], [`Db::stats_rows`], each seeing a game in
+//!   play as of its newest action row (`CURRENT_GAME_COLUMNS`).
 
 use std::collections::HashSet;
 
@@ -53,7 +58,9 @@ pub struct GameRow {
     pub end_reason: Option<String>,
     /// The seat that resigned or left.
     pub end_by: Option<String>,
-    /// Number of events in the game's log.
+    /// Number of events in the game's log. This and the fields to `play_ms` and `updated` are
+    /// read as of the game's newest action row when that is newer than the row's own update
+    /// (a move of a game in play writes its action rows only).
     pub version: i64,
     /// Word position of the `chance` stream.
     pub chance_pos: i64,
@@ -82,6 +89,13 @@ pub struct ActionRow {
     pub actor: String,
     /// When it was applied.
     pub created: i64,
+    /// On the last action of a stored change, the `chance` stream's word position after it
+    /// (null on the others, and on the actions stored with a new game or before 2026-12-04).
+    pub chance_pos: Option<i64>,
+    /// Likewise, the JSON list of the `bot:SEAT` streams' word positions, in seat order.
+    pub bot_pos: Option<String>,
+    /// Likewise, the time played (ms).
+    pub play_ms: Option<i64>,
 }
 
 /// The changing part of a game row, written with each change.
@@ -124,9 +138,11 @@ pub struct HistoryRow {
 pub struct Commit {
     /// The game id.
     pub id: String,
-    /// The version the change was computed from (the stored version must still be it).
-    pub from: i64,
-    /// The game row's new columns.
+    /// How many actions the game has once the change is stored: none may be stored at this
+    /// index or past it when the change's game row update is written.
+    pub stored_actions: i64,
+    /// The game row's new columns, written when the change ends the game or stores no action
+    /// ([`Commit::updates_row`]).
     pub update: GameUpdate,
     /// The new actions.
     pub actions: Vec<ActionRow>,
@@ -138,6 +154,14 @@ pub struct Commit {
     /// is refused ([`ServerError::Fenced`]) when another node took the game or room over.
     /// `None` on a single node.
     pub fence: Option<crate::cluster::Fence>,
+}
+
+impl Commit {
+    /// Whether the change writes the game row: when it ends the game or stores no action. A move
+    /// of a game in play stores its action rows only, the last carrying what the row would.
+    pub fn updates_row(&self) -> bool {
+        self.actions.is_empty() || self.update.status != "ongoing"
+    }
 }
 
 /// What a finished game gave one player (`awards`, docs/progression.md).
@@ -167,27 +191,66 @@ const CHUNK: usize = 200;
 /// The most changes written in one transaction.
 const MAX_BATCH: usize = 512;
 
-/// Pushes the statement adding `rows` (game id, action) to `query`.
-fn push_actions<DB: sqlx::Database>(query: &mut QueryBuilder<DB>, rows: &[(&str, &ActionRow)])
+/// A game's columns as they stand: a game in play whose newest action row is newer than the
+/// row's own update (`g`) is read as of that action row (`p`, joined by [`CURRENT_GAME_JOIN`]).
+const CURRENT_GAME_COLUMNS: &str = "g.id, g.owner, g.game, g.rules, g.players, g.seats, g.mode, g.cpu, g.seed, \
+     g.commitment, g.status, g.result, g.end_reason, g.end_by, COALESCE(p.idx + 1, g.version) AS version, \
+     COALESCE(p.chance_pos, g.chance_pos) AS chance_pos, COALESCE(p.bot_pos, g.bot_pos) AS bot_pos, \
+     COALESCE(p.play_ms, g.play_ms) AS play_ms, g.created, COALESCE(p.created, g.updated) AS updated, g.finished";
+
+/// The join of [`CURRENT_GAME_COLUMNS`]: the game's newest action row, when it carries the
+/// positions and is past the row's version (found through the actions' key).
+const CURRENT_GAME_JOIN: &str = "LEFT JOIN actions p ON p.game_id = g.id \
+     AND p.idx = (SELECT MAX(a.idx) FROM actions a WHERE a.game_id = g.id) \
+     AND p.chance_pos IS NOT NULL AND p.idx + 1 > g.version";
+
+/// Pushes the statement adding `rows` (game id, the index of its change's first action, action)
+/// to `query`. `guarded`: each row goes in only while its game is in play, no action has its
+/// index and the action before its change's first is stored (the rows it adds are the rows
+/// stored); otherwise every row goes in (a new game's).
+fn push_actions<DB: sqlx::Database>(query: &mut QueryBuilder<DB>, rows: &[(&str, i64, &ActionRow)], guarded: bool)
 where
     for<'q> String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
     for<'q> i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
     for<'q> Option<String>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> Option<i64>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
 {
-    query.push("INSERT INTO actions (game_id, idx, action, seat, actor, created) ");
-    query.push_values(rows, |mut row, (id, a)| {
+    query.push("INSERT INTO actions (game_id, idx, action, seat, actor, created, chance_pos, bot_pos, play_ms) ");
+    if guarded {
+        query.push(
+            "SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8, \
+             v.column9 FROM (",
+        );
+    }
+    query.push_values(rows, |mut row, (id, first, a)| {
         row.push_bind((*id).to_owned())
             .push_bind(a.idx)
             .push_bind(a.action.clone())
             .push_bind(a.seat.clone())
             .push_bind(a.actor.clone())
-            .push_bind(a.created);
+            .push_bind(a.created)
+            .push_bind(a.chance_pos)
+            .push_bind(a.bot_pos.clone())
+            .push_bind(a.play_ms);
+        if guarded {
+            row.push_bind(*first);
+        }
     });
+    if guarded {
+        // The action before the change's first was stored by an earlier change, so every row
+        // of this statement sees it, whatever order the rows go in.
+        query.push(
+            ") AS v WHERE EXISTS (SELECT 1 FROM games WHERE games.id = v.column1 AND games.status = 'ongoing') \
+             AND (v.column10 = 0 OR EXISTS (SELECT 1 FROM actions WHERE actions.game_id = v.column1 \
+             AND actions.idx = v.column10 - 1)) ON CONFLICT DO NOTHING",
+        );
+    }
 }
 
-/// Pushes the statement moving each game of `commits` to its new columns, where its stored
-/// version is still the one the change was computed from (the rows it changes are the changes
-/// stored). `VALUES` columns are `column1, column2, …` in both databases.
+/// Pushes the statement moving each game of `commits` to its new columns, where the game is
+/// still in play and its stored actions end with the change's (none at or past the change's
+/// count, the one before it stored; the rows it changes are the changes stored). `VALUES`
+/// columns are `column1, column2, …` in both databases.
 fn push_update_games<DB: sqlx::Database>(query: &mut QueryBuilder<DB>, commits: &[&Commit])
 where
     for<'q> String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
@@ -213,9 +276,14 @@ where
             .push_bind(u.play_ms)
             .push_bind(u.updated)
             .push_bind(u.finished)
-            .push_bind(c.from);
+            .push_bind(c.stored_actions);
     });
-    query.push(") AS v WHERE games.id = v.column1 AND games.version = v.column12");
+    query.push(
+        ") AS v WHERE games.id = v.column1 AND games.status = 'ongoing' AND NOT EXISTS \
+         (SELECT 1 FROM actions WHERE actions.game_id = v.column1 AND actions.idx >= v.column12) AND \
+         (v.column12 = 0 OR EXISTS (SELECT 1 FROM actions WHERE actions.game_id = v.column1 \
+         AND actions.idx = v.column12 - 1))",
+    );
 }
 
 /// Pushes the statement setting the players' outcomes: `(game id, player id, outcome)`.
@@ -249,48 +317,53 @@ where
     query.push(" ON CONFLICT (game_id, player_id) DO NOTHING");
 }
 
-/// Which statements of a batch update games: `skip` statements come first (the actions'
-/// inserts), then `take` updates.
-struct Updates {
-    skip: usize,
-    take: usize,
-}
-
 /// Where [`push_batch`] is in a batch, for the caller to join its statements.
 enum Step {
     /// A statement comes next.
     Statement,
-    /// A statement updating this many game rows has just been pushed.
-    Updated(usize),
+    /// A guarded statement has just been pushed: it stores this many rows unless a change of
+    /// the batch was computed on an old version.
+    Checked(u64),
 }
 
 /// Pushes every statement of a batch of `commits` to `query`, calling `next` before each and
-/// after each update of games: the actions' inserts, the games' updates, the outcomes'
-/// updates, in chunks of [`CHUNK`] rows.
+/// after each guarded one: the actions' inserts, the games' updates (of the changes that write
+/// their row), the outcomes' updates, the awards, in chunks of [`CHUNK`] rows. Returns the
+/// guarded statements: their indexes among the statements and the rows each must store.
 fn push_batch<DB: sqlx::Database>(
     query: &mut QueryBuilder<DB>,
     commits: &[&Commit],
     mut next: impl FnMut(&mut QueryBuilder<DB>, Step),
-) -> Updates
+) -> Vec<(usize, u64)>
 where
     for<'q> String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
     for<'q> i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
     for<'q> Option<String>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
     for<'q> Option<i64>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
 {
-    let actions: Vec<(&str, &ActionRow)> =
-        commits.iter().flat_map(|c| c.actions.iter().map(|a| (c.id.as_str(), a))).collect();
+    let actions: Vec<(&str, i64, &ActionRow)> = commits
+        .iter()
+        .flat_map(|c| {
+            let first = c.stored_actions - c.actions.len() as i64;
+            c.actions.iter().map(move |a| (c.id.as_str(), first, a))
+        })
+        .collect();
     let outcomes: Vec<(&str, &str, &str)> =
         commits.iter().flat_map(|c| c.outcomes.iter().map(|(p, o)| (c.id.as_str(), p.as_str(), o.as_str()))).collect();
-    let updates = Updates { skip: actions.chunks(CHUNK).len(), take: commits.chunks(CHUNK).len() };
+    let rows: Vec<&Commit> = commits.iter().copied().filter(|c| c.updates_row()).collect();
+    // The guarded statements come first, so their indexes are their order.
+    let mut checked = Vec::new();
     for chunk in actions.chunks(CHUNK) {
         next(query, Step::Statement);
-        push_actions(query, chunk);
+        push_actions(query, chunk, true);
+        checked.push((checked.len(), chunk.len() as u64));
+        next(query, Step::Checked(chunk.len() as u64));
     }
-    for chunk in commits.chunks(CHUNK) {
+    for chunk in rows.chunks(CHUNK) {
         next(query, Step::Statement);
         push_update_games(query, chunk);
-        next(query, Step::Updated(chunk.len()));
+        checked.push((checked.len(), chunk.len() as u64));
+        next(query, Step::Checked(chunk.len() as u64));
     }
     for chunk in outcomes.chunks(CHUNK) {
         next(query, Step::Statement);
@@ -301,7 +374,7 @@ where
         next(query, Step::Statement);
         push_awards(query, chunk);
     }
-    updates
+    checked
 }
 
 /// A new game's rows ([`Writer::create`]).
@@ -365,10 +438,10 @@ fn push_new_game<DB: sqlx::Database>(
             row.push_bind(game.id.clone()).push_bind(player.clone()).push_bind(outcome(player));
         });
     }
-    let actions: Vec<(&str, &ActionRow)> = rows.actions.iter().map(|a| (game.id.as_str(), a)).collect();
+    let actions: Vec<(&str, i64, &ActionRow)> = rows.actions.iter().map(|a| (game.id.as_str(), 0, a)).collect();
     for chunk in actions.chunks(CHUNK) {
         next(query, Step::Statement);
-        push_actions(query, chunk);
+        push_actions(query, chunk, false);
     }
     let awards: Vec<&AwardRow> = rows.awards.iter().collect();
     for chunk in awards.chunks(CHUNK) {
@@ -383,13 +456,14 @@ impl Db {
     /// # Errors
     /// A database error.
     pub async fn load_game(&self, id: &str) -> Result<Option<(GameRow, Vec<ActionRow>)>, sqlx::Error> {
-        let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
+        let sql = format!("SELECT {CURRENT_GAME_COLUMNS} FROM games g {CURRENT_GAME_JOIN} WHERE g.id = $1");
         on_pool!(self, pool => {
             let Some(game) = sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(pool).await? else {
                 return Ok(None);
             };
             let actions =
-                sqlx::query_as("SELECT idx, action, seat, actor, created FROM actions WHERE game_id = $1 ORDER BY idx")
+                sqlx::query_as("SELECT idx, action, seat, actor, created, chance_pos, bot_pos, play_ms FROM actions \
+                                WHERE game_id = $1 ORDER BY idx")
                     .bind(id)
                     .fetch_all(pool)
                     .await?;
@@ -402,10 +476,9 @@ impl Db {
     /// # Errors
     /// A database error.
     pub async fn history(&self, player: &str, limit: i64, offset: i64) -> Result<Vec<HistoryRow>, sqlx::Error> {
-        let columns = GAME_COLUMNS.split(", ").map(|c| format!("g.{c}")).collect::<Vec<_>>().join(", ");
         let sql = format!(
-            "SELECT {columns}, gp.outcome AS outcome FROM game_players gp JOIN games g ON g.id = gp.game_id \
-             WHERE gp.player_id = $1 ORDER BY g.created DESC, g.id DESC LIMIT $2 OFFSET $3"
+            "SELECT {CURRENT_GAME_COLUMNS}, gp.outcome AS outcome FROM game_players gp JOIN games g ON g.id = gp.game_id \
+             {CURRENT_GAME_JOIN} WHERE gp.player_id = $1 ORDER BY g.created DESC, g.id DESC LIMIT $2 OFFSET $3"
         );
         on_pool!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(player).bind(limit).bind(offset).fetch_all(pool).await
@@ -461,8 +534,11 @@ impl Db {
     pub async fn stats_rows(&self, player: &str) -> Result<Vec<crate::stats::StatsRow>, sqlx::Error> {
         on_pool!(self, pool => {
             sqlx::query_as(
-                "SELECT g.game AS game, g.mode AS mode, g.cpu AS cpu, g.status AS status, gp.outcome AS outcome, \
-                 g.play_ms AS play_ms FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE gp.player_id = $1",
+                sqlx::AssertSqlSafe(format!(
+                    "SELECT g.game AS game, g.mode AS mode, g.cpu AS cpu, g.status AS status, gp.outcome AS outcome, \
+                     COALESCE(p.play_ms, g.play_ms) AS play_ms FROM game_players gp JOIN games g ON g.id = gp.game_id \
+                     {CURRENT_GAME_JOIN} WHERE gp.player_id = $1"
+                )),
             )
             .bind(player)
             .fetch_all(pool)
@@ -649,12 +725,13 @@ async fn write(db: &Db, held: &mut Option<Held>, work: Work<'_>) -> Result<(), S
     result
 }
 
-/// The stale-version refusal unless every game row of the batch was at its version.
-fn check_stored(stored: u64, commits: &[&Commit]) -> Result<(), ServerError> {
-    if stored == commits.len() as u64 {
+/// The stale-version refusal unless every guarded statement stored its rows (`stored`: the
+/// rows each stored, in the order of `checked`).
+fn check_stored(stored: &[u64], checked: &[(usize, u64)], changes: usize) -> Result<(), ServerError> {
+    if stored.len() == checked.len() && stored.iter().zip(checked).all(|(done, (_, rows))| done == rows) {
         Ok(())
     } else {
-        Err(ServerError::Stale { stored: usize::try_from(stored).unwrap_or(0), changes: commits.len() })
+        Err(ServerError::Stale { changes })
     }
 }
 
@@ -662,11 +739,12 @@ fn check_stored(stored: u64, commits: &[&Commit]) -> Result<(), ServerError> {
 /// UPDATE …; COMMIT`), one hand-over to sqlx's SQLite thread. Anonymous parameters (`?`, as
 /// `QueryBuilder` writes them for SQLite) are bound in order across the statements.
 ///
-/// A batch checks the versions in the same round trip: after each update of games a guard
-/// statement fails (SQLite's `json()` refuses a text that is not JSON) unless every row was at
-/// its version (`changes()`), which stops the statements before the `COMMIT`; the batch is then
-/// rolled back and its changes written alone. A change alone counts the rows its update changed
-/// and then commits or rolls back: a second round trip, which names a stale version.
+/// A batch checks its guards in the same round trip: after each guarded statement a guard
+/// statement fails (SQLite's `json()` refuses a text that is not JSON) unless it stored every
+/// row it was given (`changes()`), which stops the statements before the `COMMIT`; the batch is
+/// then rolled back and its changes written alone. A change alone counts the rows its guarded
+/// statements stored and then commits or rolls back: a second round trip, which names a stale
+/// version.
 async fn write_sqlite(conn: &mut PoolConnection<Sqlite>, work: Work<'_>) -> Result<(), ServerError> {
     use futures_util::TryStreamExt;
     let mut query = QueryBuilder::<Sqlite>::new("BEGIN IMMEDIATE");
@@ -675,18 +753,18 @@ async fn write_sqlite(conn: &mut PoolConnection<Sqlite>, work: Work<'_>) -> Resu
         Step::Statement => {
             q.push("; ");
         }
-        Step::Updated(rows) if guarded => {
+        Step::Checked(rows) if guarded => {
             q.push("; SELECT json('a game is not at the version its change was computed from') WHERE changes() <> ");
             q.push_bind(rows as i64);
         }
-        Step::Updated(_) => {}
+        Step::Checked(_) => {}
     };
     let alone = match work {
         Work::Batch(commits) => {
             push_batch(&mut query, commits, &mut join);
             None
         }
-        Work::Alone(commit) => Some((commit, push_batch(&mut query, &[commit], &mut join))),
+        Work::Alone(commit) => Some(push_batch(&mut query, &[commit], &mut join)),
         Work::Create(rows) => {
             push_new_game(&mut query, rows, &mut join);
             None
@@ -699,11 +777,11 @@ async fn write_sqlite(conn: &mut PoolConnection<Sqlite>, work: Work<'_>) -> Resu
         sqlx::Executor::execute_many(&mut **conn, query.build()).try_collect().await;
     let done = match (results, alone) {
         (Ok(_), None) => return Ok(()),
-        // The first result is `BEGIN`'s.
-        (Ok(results), Some((commit, updates))) => check_stored(
-            results.iter().skip(1 + updates.skip).take(updates.take).map(|r| r.rows_affected()).sum(),
-            &[commit],
-        ),
+        // The first result is `BEGIN`'s; alone, the guarded statements come right after it.
+        (Ok(results), Some(checked)) => {
+            let stored: Vec<u64> = results.iter().skip(1).take(checked.len()).map(|r| r.rows_affected()).collect();
+            check_stored(&stored, &checked, 1)
+        }
         (Err(error), _) => Err(ServerError::from(error)),
     };
     let end = if done.is_ok() { "COMMIT" } else { "ROLLBACK" };
@@ -714,7 +792,7 @@ async fn write_sqlite(conn: &mut PoolConnection<Sqlite>, work: Work<'_>) -> Resu
 }
 
 /// PostgreSQL: the statements one by one in a transaction (the extended protocol takes one
-/// statement per query), the versions counted from the updates' results.
+/// statement per query), the guarded statements' rows counted from their results.
 async fn write_postgres(conn: &mut PoolConnection<Postgres>, work: Work<'_>) -> Result<(), ServerError> {
     let mut statements = Vec::new();
     let mut query = QueryBuilder::<Postgres>::new("");
@@ -739,18 +817,16 @@ async fn write_postgres(conn: &mut PoolConnection<Postgres>, work: Work<'_>) -> 
     };
     let mut tx = Connection::begin(&mut **conn).await?;
     check_fences(&mut tx, &fences).await?;
-    let mut stored = 0;
+    let mut stored = Vec::new();
     for (i, statement) in statements.iter_mut().enumerate() {
         let done = statement.build().execute(&mut *tx).await?;
-        if checked.as_ref().is_some_and(|(updates, _)| (updates.skip..updates.skip + updates.take).contains(&i)) {
-            stored += done.rows_affected();
+        if checked.as_ref().is_some_and(|(guarded, _)| guarded.iter().any(|(index, _)| *index == i)) {
+            stored.push(done.rows_affected());
         }
     }
-    if let Some((_, changes)) = checked
-        && stored != changes as u64
-    {
+    if let Some((guarded, changes)) = checked {
         // Dropping the transaction rolls it back.
-        return Err(ServerError::Stale { stored: usize::try_from(stored).unwrap_or(0), changes });
+        check_stored(&stored, &guarded, changes)?;
     }
     tx.commit().await?;
     Ok(())
@@ -789,15 +865,37 @@ mod tests {
 
     #[test]
     fn the_statements_are_one_per_change_with_a_row_per_value() {
-        let action = |idx| ActionRow { idx, action: "roll 3".into(), seat: None, actor: "chance".into(), created: 1 };
+        let action = |idx| ActionRow {
+            idx,
+            action: "roll 3".into(),
+            seat: None,
+            actor: "chance".into(),
+            created: 1,
+            chance_pos: None,
+            bot_pos: None,
+            play_ms: None,
+        };
         let (a, b) = (action(0), action(1));
         let mut insert = QueryBuilder::<Postgres>::new("");
-        push_actions(&mut insert, &[("g", &a), ("g", &b)]);
+        push_actions(&mut insert, &[("g", 0, &a), ("g", 0, &b)], false);
         let sql = insert.into_sql();
         assert_eq!(
             sql.as_str(),
-            "INSERT INTO actions (game_id, idx, action, seat, actor, created) VALUES ($1, $2, $3, $4, $5, $6), \
-             ($7, $8, $9, $10, $11, $12)"
+            "INSERT INTO actions (game_id, idx, action, seat, actor, created, chance_pos, bot_pos, play_ms) VALUES \
+             ($1, $2, $3, $4, $5, $6, $7, $8, $9), ($10, $11, $12, $13, $14, $15, $16, $17, $18)"
+        );
+        // A change's actions go in only while the game is in play, and not over stored ones.
+        let mut insert = QueryBuilder::<Sqlite>::new("");
+        push_actions(&mut insert, &[("g", 0, &a)], true);
+        let sql = insert.into_sql().as_str().to_owned();
+        assert!(sql.contains(" SELECT v.column1, v.column2, "), "{sql}");
+        assert!(
+            sql.ends_with(
+                "WHERE EXISTS (SELECT 1 FROM games WHERE games.id = v.column1 AND games.status = 'ongoing') \
+                 AND (v.column10 = 0 OR EXISTS (SELECT 1 FROM actions WHERE actions.game_id = v.column1 \
+                 AND actions.idx = v.column10 - 1)) ON CONFLICT DO NOTHING"
+            ),
+            "{sql}"
         );
         let update = GameUpdate {
             status: "ongoing".into(),
@@ -811,15 +909,30 @@ mod tests {
             updated: 0,
             finished: None,
         };
-        let commit =
-            Commit { id: "g".into(), from: 1, update, actions: vec![], outcomes: vec![], awards: vec![], fence: None };
+        let commit = Commit {
+            id: "g".into(),
+            stored_actions: 1,
+            update,
+            actions: vec![],
+            outcomes: vec![],
+            awards: vec![],
+            fence: None,
+        };
         let mut update = QueryBuilder::<Sqlite>::new("");
         push_update_games(&mut update, &[&commit, &commit]);
         let sql = update.into_sql().as_str().to_owned();
         assert!(sql.starts_with("UPDATE games SET status = v.column2"), "{sql}");
         // Two rows of twelve values; SQLite's placeholders are `?`.
         assert_eq!(sql.matches('?').count(), 24, "{sql}");
-        assert!(sql.ends_with(") AS v WHERE games.id = v.column1 AND games.version = v.column12"), "{sql}");
+        assert!(
+            sql.ends_with(
+                ") AS v WHERE games.id = v.column1 AND games.status = 'ongoing' AND NOT EXISTS \
+                 (SELECT 1 FROM actions WHERE actions.game_id = v.column1 AND actions.idx >= v.column12) AND \
+                 (v.column12 = 0 OR EXISTS (SELECT 1 FROM actions WHERE actions.game_id = v.column1 \
+                 AND actions.idx = v.column12 - 1))"
+            ),
+            "{sql}"
+        );
     }
 
     fn game(id: &str) -> NewGameRows {
@@ -849,26 +962,60 @@ mod tests {
         NewGameRows { game: row, participants: vec!["p".into()], actions: vec![], outcomes: vec![], awards: vec![] }
     }
 
-    fn change(id: &str, from: i64) -> Commit {
-        let action = ActionRow { idx: from, action: "roll 2".into(), seat: None, actor: "chance".into(), created: 2 };
+    /// A change of game `id` with `stored` actions: a roll, the game in play after it (its
+    /// chance stream at word `stored + 1`).
+    fn change(id: &str, stored: i64) -> Commit {
+        let action = ActionRow {
+            idx: stored,
+            action: "roll 2".into(),
+            seat: None,
+            actor: "chance".into(),
+            created: 2 + stored,
+            chance_pos: Some(stored + 1),
+            bot_pos: Some("[]".into()),
+            play_ms: Some(10 * (stored + 1)),
+        };
         let update = GameUpdate {
             status: "ongoing".into(),
             result: None,
             end_reason: None,
             end_by: None,
-            version: from + 1,
-            chance_pos: 1,
+            version: stored + 1,
+            chance_pos: stored + 1,
             bot_pos: "[]".into(),
-            play_ms: 0,
-            updated: 2,
+            play_ms: 10 * (stored + 1),
+            updated: 2 + stored,
             finished: None,
         };
-        Commit { id: id.into(), from, update, actions: vec![action], outcomes: vec![], awards: vec![], fence: None }
+        Commit {
+            id: id.into(),
+            stored_actions: stored + 1,
+            update,
+            actions: vec![action],
+            outcomes: vec![],
+            awards: vec![],
+            fence: None,
+        }
     }
 
-    /// On SQLite a batch is one round trip with its version guard: a batch holding one stale
-    /// change stores nothing (so its changes are then written alone, and only the stale one is
-    /// refused, as [`ServerError::Stale`]).
+    /// A resignation of game `id` with `stored` actions (no action; the row is written).
+    fn resign(id: &str, stored: i64) -> Commit {
+        let mut commit = change(id, stored);
+        commit.actions.clear();
+        commit.stored_actions = stored;
+        commit.update.status = "finished".into();
+        commit.update.end_reason = Some("resign".into());
+        commit.update.version = stored + 1;
+        commit.update.chance_pos = stored;
+        commit.update.finished = Some(100);
+        commit
+    }
+
+    /// On SQLite a batch is one round trip with its guards: a batch holding one stale change
+    /// stores nothing (so its changes are then written alone, and only the stale one is
+    /// refused, as [`ServerError::Stale`]). Stale: a change whose action is stored already
+    /// (another writer moved first), an action after the game ended, an ending after another
+    /// writer's action.
     #[tokio::test]
     async fn a_stale_change_fails_its_whole_batch_and_alone_is_named() {
         let dir = std::env::temp_dir().join(format!("madang-batch-{}", std::process::id()));
@@ -879,19 +1026,65 @@ mod tests {
             .await
             .expect("a player");
         let mut held = None;
-        for id in ["a", "b"] {
+        for id in ["a", "b", "c"] {
             write(&db, &mut held, Work::Create(&game(id))).await.expect("created");
         }
-        let (fresh, stale) = (change("a", 0), change("b", 5));
+        write(&db, &mut held, Work::Alone(&change("b", 0))).await.expect("b's first roll");
+        // Another writer's roll of b computed on the same version.
+        let (fresh, stale) = (change("a", 0), change("b", 0));
         let batch = write(&db, &mut held, Work::Batch(&[&fresh, &stale])).await;
         assert!(batch.is_err(), "{batch:?}");
         let (a, actions) = db.load_game("a").await.expect("read").expect("stored");
         assert_eq!((a.version, actions.len()), (0, 0), "nothing of the batch is stored");
         let alone = write(&db, &mut held, Work::Alone(&stale)).await;
-        assert!(matches!(alone, Err(ServerError::Stale { stored: 0, changes: 1 })), "{alone:?}");
+        assert!(matches!(alone, Err(ServerError::Stale { changes: 1 })), "{alone:?}");
         write(&db, &mut held, Work::Batch(&[&fresh])).await.expect("the fresh change alone is stored");
+        // Read as of its action row: the row itself was not written by the move.
         let (a, actions) = db.load_game("a").await.expect("read").expect("stored");
-        assert_eq!((a.version, a.chance_pos, actions.len()), (1, 1, 1));
+        assert_eq!((a.version, a.chance_pos, a.play_ms, a.updated, actions.len()), (1, 1, 10, 2, 1));
+        assert_eq!((actions[0].chance_pos, actions[0].play_ms), (Some(1), Some(10)));
+        // A change computed past what is stored (a gap) is refused too.
+        let ahead = write(&db, &mut held, Work::Alone(&change("c", 3))).await;
+        assert!(matches!(ahead, Err(ServerError::Stale { changes: 1 })), "{ahead:?}");
+        let ahead = write(&db, &mut held, Work::Alone(&resign("c", 3))).await;
+        assert!(matches!(ahead, Err(ServerError::Stale { changes: 1 })), "{ahead:?}");
+        // b: a resignation computed before b's stored roll is stale; one after it ends the game,
+        // and no action goes in after the end.
+        let late = write(&db, &mut held, Work::Alone(&resign("b", 0))).await;
+        assert!(matches!(late, Err(ServerError::Stale { changes: 1 })), "{late:?}");
+        write(&db, &mut held, Work::Alone(&resign("b", 1))).await.expect("b resigned");
+        let after = write(&db, &mut held, Work::Alone(&change("b", 1))).await;
+        assert!(matches!(after, Err(ServerError::Stale { changes: 1 })), "{after:?}");
+        let (b, actions) = db.load_game("b").await.expect("read").expect("stored");
+        assert_eq!((b.status.as_str(), b.version, b.chance_pos, actions.len()), ("finished", 2, 1, 1));
+        // c: a move ending the game writes its action and the row together.
+        let mut last = change("c", 0);
+        last.update.status = "finished".into();
+        last.update.finished = Some(5);
+        write(&db, &mut held, Work::Batch(&[&last])).await.expect("c ended by its roll");
+        let (c, actions) = db.load_game("c").await.expect("read").expect("stored");
+        assert_eq!((c.status.as_str(), c.version, c.finished, actions.len()), ("finished", 1, Some(5), 1));
+        // d: stored before 2026-12-04 (an action row without positions, the row updated with
+        // it), then moved on by this writer: read from the row, then from the new action row.
+        write(&db, &mut held, Work::Create(&game("d"))).await.expect("created");
+        let Pool::Sqlite(pool) = &db.pool else { unreachable!("a SQLite database") };
+        sqlx::raw_sql(
+            "INSERT INTO actions (game_id, idx, action, seat, actor, created) VALUES ('d', 0, 'roll 2', NULL, 'chance', 3); \
+             UPDATE games SET version = 1, chance_pos = 9, play_ms = 4, updated = 3 WHERE id = 'd'",
+        )
+        .execute(pool)
+        .await
+        .expect("an older writer's move");
+        let (d, _) = db.load_game("d").await.expect("read").expect("stored");
+        assert_eq!((d.version, d.chance_pos, d.play_ms, d.updated), (1, 9, 4, 3));
+        write(&db, &mut held, Work::Alone(&change("d", 1))).await.expect("d's next roll");
+        let (d, actions) = db.load_game("d").await.expect("read").expect("stored");
+        assert_eq!((d.version, d.chance_pos, d.play_ms, d.updated, actions.len()), (2, 2, 20, 3, 2));
+        let history = db.history("p", 10, 0).await.expect("history");
+        let d = history.iter().find(|h| h.game.id == "d").expect("d in the history");
+        assert_eq!((d.game.version, d.game.updated), (2, 3));
+        let stats = db.stats_rows("p").await.expect("stats");
+        assert_eq!(stats.iter().map(|r| r.play_ms).sum::<i64>(), 10 + 20 + 10 + 20, "a, b (its resignation), c, d");
         drop(held);
         db.close().await;
         let _ = std::fs::remove_dir_all(&dir);

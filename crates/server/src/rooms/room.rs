@@ -429,15 +429,7 @@ impl Room {
                     let live = self.state.game.as_ref().ok_or_else(|| ApiError::internal("no game"))?;
                     let key = crate::cluster::room_key(&self.state.settings.code);
                     let fence = self.app.fence(&key, self.fence.as_ref())?;
-                    let commit = crate::db::Commit {
-                        fence,
-                        id: live.id.clone(),
-                        from: live.version() as i64,
-                        update: live.update(&change.core),
-                        actions: LiveGame::action_rows(&change.entries),
-                        outcomes: live.outcomes(&change.core),
-                        awards: live.awards(&change.core, &change.entries),
-                    };
+                    let commit = live.commit_of(change, fence);
                     if let Err(error) = self.app.writer.store(commit).await {
                         if self.app.fenced(&key, &error) {
                             return Err(ApiError::moved(&key));
