@@ -591,8 +591,9 @@ impl Writer {
     /// Stores `commit`; resolves once it is committed.
     ///
     /// # Errors
-    /// The database refused it, or the stored game is no longer at `commit.from`
-    /// ([`ServerError::Stale`]); nothing of it is stored then.
+    /// The database refused it, or the stored game is not where the change was computed
+    /// ([`ServerError::Stale`]: another writer's action, the game ended, or a gap); nothing of
+    /// it is stored then.
     pub async fn store(&self, commit: Commit) -> Result<(), ServerError> {
         let stopped = || ServerError::Config("the storage writer has stopped".to_owned());
         let (reply, answer) = oneshot::channel();
