@@ -1082,16 +1082,9 @@ impl LiveGame {
         entries
             .iter()
             .filter_map(|e| match &e.kind {
-                EntryKind::Action { index, action, seat, by, .. } => Some(ActionRow {
-                    idx: *index as i64,
-                    action: action.clone(),
-                    seat: seat.clone(),
-                    actor: by.as_str().to_owned(),
-                    created: e.at,
-                    chance_pos: None,
-                    bot_pos: None,
-                    play_ms: None,
-                }),
+                EntryKind::Action { index, action, seat, by, .. } => {
+                    Some(ActionRow::new(*index as i64, action.clone(), seat.clone(), by.as_str().to_owned(), e.at))
+                }
                 EntryKind::End { .. } => None,
             })
             .collect()

@@ -113,18 +113,8 @@ async fn stats_count_finished_drawn_resigned_left_and_roll_limit_games() {
         let seats = json!([{"name": "0", "kind": "human", "level": null, "player": player},
                            {"name": "1", "kind": "cpu", "level": "easy"}, {"name": "2", "kind": "cpu", "level": "easy"},
                            {"name": "3", "kind": "cpu", "level": "easy"}]);
-        let actions: Vec<ActionRow> = (0..10_000)
-            .map(|i| ActionRow {
-                idx: i,
-                action: "roll 1".into(),
-                seat: None,
-                actor: "chance".into(),
-                created: 1,
-                chance_pos: None,
-                bot_pos: None,
-                play_ms: None,
-            })
-            .collect();
+        let actions: Vec<ActionRow> =
+            (0..10_000).map(|i| ActionRow::new(i, "roll 1".into(), None, "chance".into(), 1)).collect();
         let roll_limit_id = format!("{:016x}", u64::from(std::process::id()) << 8 | u64::from(database.is_some()));
         let stored = GameRow {
             id: roll_limit_id.clone(),
@@ -239,18 +229,7 @@ fn with_progress(mut actions: Vec<ActionRow>, update: &GameUpdate) -> Vec<Action
 
 /// Actions `from..from + n`, named `a{i}`.
 fn batch(from: i64, n: i64) -> Vec<ActionRow> {
-    (from..from + n)
-        .map(|i| ActionRow {
-            idx: i,
-            action: format!("a{i}"),
-            seat: Some("light".into()),
-            actor: "human".into(),
-            created: 2,
-            chance_pos: None,
-            bot_pos: None,
-            play_ms: None,
-        })
-        .collect()
+    (from..from + n).map(|i| ActionRow::new(i, format!("a{i}"), Some("light".into()), "human".into(), 2)).collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

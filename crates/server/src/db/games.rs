@@ -98,6 +98,14 @@ pub struct ActionRow {
     pub play_ms: Option<i64>,
 }
 
+impl ActionRow {
+    /// An action row without stream positions (all but the last of a change's, and a new
+    /// game's).
+    pub fn new(idx: i64, action: String, seat: Option<String>, actor: String, created: i64) -> ActionRow {
+        ActionRow { idx, action, seat, actor, created, chance_pos: None, bot_pos: None, play_ms: None }
+    }
+}
+
 /// The changing part of a game row, written with each change.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameUpdate {
@@ -328,13 +336,13 @@ enum Step {
 
 /// Pushes every statement of a batch of `commits` to `query`, calling `next` before each and
 /// after each guarded one: the actions' inserts, the games' updates (of the changes that write
-/// their row), the outcomes' updates, the awards, in chunks of [`CHUNK`] rows. Returns the
-/// guarded statements: their indexes among the statements and the rows each must store.
+/// their row), the outcomes' updates, the awards, in chunks of [`CHUNK`] rows. Returns the rows
+/// each guarded statement must store; the guarded statements are the first ones.
 fn push_batch<DB: sqlx::Database>(
     query: &mut QueryBuilder<DB>,
     commits: &[&Commit],
     mut next: impl FnMut(&mut QueryBuilder<DB>, Step),
-) -> Vec<(usize, u64)>
+) -> Vec<u64>
 where
     for<'q> String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
     for<'q> i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
@@ -351,18 +359,17 @@ where
     let outcomes: Vec<(&str, &str, &str)> =
         commits.iter().flat_map(|c| c.outcomes.iter().map(|(p, o)| (c.id.as_str(), p.as_str(), o.as_str()))).collect();
     let rows: Vec<&Commit> = commits.iter().copied().filter(|c| c.updates_row()).collect();
-    // The guarded statements come first, so their indexes are their order.
     let mut checked = Vec::new();
     for chunk in actions.chunks(CHUNK) {
         next(query, Step::Statement);
         push_actions(query, chunk, true);
-        checked.push((checked.len(), chunk.len() as u64));
+        checked.push(chunk.len() as u64);
         next(query, Step::Checked(chunk.len() as u64));
     }
     for chunk in rows.chunks(CHUNK) {
         next(query, Step::Statement);
         push_update_games(query, chunk);
-        checked.push((checked.len(), chunk.len() as u64));
+        checked.push(chunk.len() as u64);
         next(query, Step::Checked(chunk.len() as u64));
     }
     for chunk in outcomes.chunks(CHUNK) {
@@ -727,13 +734,9 @@ async fn write(db: &Db, held: &mut Option<Held>, work: Work<'_>) -> Result<(), S
 }
 
 /// The stale-version refusal unless every guarded statement stored its rows (`stored`: the
-/// rows each stored, in the order of `checked`).
-fn check_stored(stored: &[u64], checked: &[(usize, u64)], changes: usize) -> Result<(), ServerError> {
-    if stored.len() == checked.len() && stored.iter().zip(checked).all(|(done, (_, rows))| done == rows) {
-        Ok(())
-    } else {
-        Err(ServerError::Stale { changes })
-    }
+/// rows each stored, `checked`: the rows each was given, both in statement order).
+fn check_stored(stored: &[u64], checked: &[u64], changes: usize) -> Result<(), ServerError> {
+    if stored == checked { Ok(()) } else { Err(ServerError::Stale { changes }) }
 }
 
 /// SQLite: the whole transaction is one string of statements (`BEGIN IMMEDIATE; INSERT …;
@@ -821,7 +824,7 @@ async fn write_postgres(conn: &mut PoolConnection<Postgres>, work: Work<'_>) -> 
     let mut stored = Vec::new();
     for (i, statement) in statements.iter_mut().enumerate() {
         let done = statement.build().execute(&mut *tx).await?;
-        if checked.as_ref().is_some_and(|(guarded, _)| guarded.iter().any(|(index, _)| *index == i)) {
+        if checked.as_ref().is_some_and(|(guarded, _)| i < guarded.len()) {
             stored.push(done.rows_affected());
         }
     }
@@ -866,16 +869,7 @@ mod tests {
 
     #[test]
     fn the_statements_are_one_per_change_with_a_row_per_value() {
-        let action = |idx| ActionRow {
-            idx,
-            action: "roll 3".into(),
-            seat: None,
-            actor: "chance".into(),
-            created: 1,
-            chance_pos: None,
-            bot_pos: None,
-            play_ms: None,
-        };
+        let action = |idx| ActionRow::new(idx, "roll 3".into(), None, "chance".into(), 1);
         let (a, b) = (action(0), action(1));
         let mut insert = QueryBuilder::<Postgres>::new("");
         push_actions(&mut insert, &[("g", 0, &a), ("g", 0, &b)], false);
@@ -967,14 +961,10 @@ mod tests {
     /// chance stream at word `stored + 1`).
     fn change(id: &str, stored: i64) -> Commit {
         let action = ActionRow {
-            idx: stored,
-            action: "roll 2".into(),
-            seat: None,
-            actor: "chance".into(),
-            created: 2 + stored,
             chance_pos: Some(stored + 1),
             bot_pos: Some("[]".into()),
             play_ms: Some(10 * (stored + 1)),
+            ..ActionRow::new(stored, "roll 2".into(), None, "chance".into(), 2 + stored)
         };
         let update = GameUpdate {
             status: "ongoing".into(),
