@@ -138,3 +138,25 @@ test('an unknown room code: the error page in Korean, from the catalogue', async
   check();
   await context.close();
 });
+
+test('leaving a room at once, before its connection opens, is quiet', async () => {
+  // The page closes its socket when the player leaves; one still opening is closed as soon as
+  // it opens (closing it earlier makes the browser warn: "closed before the connection is
+  // established"). Fifteen rooms left at once make the race near certain.
+  const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP });
+  const codes = [];
+  for (let i = 0; i < 15; i++) {
+    await page.goto(`${env.server.url}?pace=0#/setup/ur/room`);
+    await page.locator('#start').click();
+    await page.waitForURL(/#\/room\/[A-Z0-9]{6}$/);
+    codes.push(/#\/room\/([A-Z0-9]{6})$/.exec(page.url())?.[1]);
+  }
+  await page.goto(`${env.server.url}?pace=0#/setup/ur/room`);
+  await page.locator('#start').waitFor();
+  assert.equal(new Set(codes).size, 15);
+  // The rooms are there for the guest the host would invite.
+  const room = await roomOf(page, codes[0]);
+  assert.equal(room.code, codes[0]);
+  check();
+  await context.close();
+});

@@ -136,14 +136,29 @@ export class Socket {
     return true;
   }
 
-  /** Drops the connection and opens a new one (to catch up after a gap). */
+  /**
+   * Drops the connection and opens a new one (to catch up after a gap). A connection still
+   * opening already starts afresh with `hello`, so it is left to open.
+   */
   reconnect() {
-    this.ws?.close();
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.close();
   }
 
+  /** Closes for good: no reconnection, no more messages or status. */
   close() {
     this.closed = true;
-    this.ws?.close();
+    const ws = this.ws;
+    this.ws = null;
+    if (!ws) return;
+    ws.onmessage = null;
+    if (ws.readyState === WebSocket.CONNECTING) {
+      // Closing a socket before it opens makes the browser log a warning ("closed before the
+      // connection is established", seen when a player leaves a room at once); close it
+      // as soon as it opens instead, without saying hello.
+      ws.onopen = () => ws.close();
+    } else {
+      ws.close();
+    }
   }
 }
 
