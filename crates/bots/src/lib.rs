@@ -38,6 +38,13 @@ pub trait Bot<G: Game>: Send {
     fn searches(&self) -> bool {
         false
     }
+
+    /// Whether `choose` is [`RandomBot`]'s: `legal[uniform_below(stream, legal.len())]`. A
+    /// playout loop then makes that draw itself instead of calling through the trait object
+    /// at every decision (the same draws; `docs/playouts.md`). `false` unless the bot says so.
+    fn uniform(&self) -> bool {
+        false
+    }
 }
 
 /// Uniformly random over the legal actions: one `uniform_below(legal.len())` draw per decision.
@@ -47,6 +54,10 @@ pub struct RandomBot;
 impl<G: Game> Bot<G> for RandomBot {
     fn choose(&mut self, _game: &G, _state: &G::State, legal: &[G::Action], stream: &mut Stream) -> G::Action {
         legal[uniform_below(stream, legal.len() as u32) as usize]
+    }
+
+    fn uniform(&self) -> bool {
+        true
     }
 }
 

@@ -66,9 +66,17 @@ impl FigureTotals {
     /// become text as `serde_json` writes them. A key JSON cannot have (a map keyed by a list)
     /// ends the walk, the leaves before it counted (`serde_json::to_value` refused the whole
     /// value); no game's figures have one.
+    #[cfg(test)]
     pub(crate) fn add<T: Serialize + ?Sized>(&mut self, figures: &T) {
-        let mut path = String::new();
-        let _ = figures.serialize(LeafWalk { totals: self, path: &mut path });
+        self.add_with(figures, &mut String::new());
+    }
+
+    /// [`FigureTotals::add`] with `path` as the scratch text for the paths (left empty), so a
+    /// run of games reuses one buffer.
+    pub(crate) fn add_with<T: Serialize + ?Sized>(&mut self, figures: &T, path: &mut String) {
+        path.clear();
+        let _ = figures.serialize(LeafWalk { totals: self, path });
+        path.clear();
     }
 
     fn with_leaf(&mut self, path: &str, update: impl FnOnce(&mut Leaf)) {
@@ -160,18 +168,29 @@ impl LeafWalk<'_> {
     fn child<T: Serialize + ?Sized>(
         totals: &mut FigureTotals,
         path: &mut String,
-        key: &str,
+        key: Key<'_>,
         value: &T,
     ) -> Result<(), WalkError> {
         let len = path.len();
         if !path.is_empty() {
             path.push('.');
         }
-        path.push_str(key);
+        match key {
+            Key::Text(text) => path.push_str(text),
+            Key::Index(index) if index < 10 => path.push(char::from(b'0' + index as u8)),
+            Key::Index(index) => path.push_str(&index.to_string()),
+        }
         let walked = value.serialize(LeafWalk { totals, path: &mut *path });
         path.truncate(len);
         walked
     }
+}
+
+/// The last part of a figure's path: a field's or key's name, or a list element's index.
+#[derive(Clone, Copy)]
+enum Key<'a> {
+    Text(&'a str),
+    Index(usize),
 }
 
 /// The fields, elements or entries of one object or list of figures.
@@ -188,9 +207,9 @@ struct Children<'a> {
 
 impl Children<'_> {
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), WalkError> {
-        let key = self.index.to_string();
+        let index = self.index;
         self.index += 1;
-        LeafWalk::child(self.totals, self.path, &key, value)
+        LeafWalk::child(self.totals, self.path, Key::Index(index), value)
     }
 
     fn end(self) -> Result<(), WalkError> {
@@ -286,7 +305,7 @@ impl<'a> serde::Serializer for LeafWalk<'a> {
         variant: &'static str,
         value: &T,
     ) -> Result<(), WalkError> {
-        LeafWalk::child(self.totals, self.path, variant, value)
+        LeafWalk::child(self.totals, self.path, Key::Text(variant), value)
     }
 
     fn serialize_seq(self, _len: Option<usize>) -> Result<Children<'a>, WalkError> {
@@ -330,6 +349,125 @@ impl<'a> serde::Serializer for LeafWalk<'a> {
     }
 }
 
+/// A `Serializer` that takes text (a `str`, a `char`, or either inside a newtype struct) into
+/// its `String` and refuses everything else (`WalkError` with no message), for which
+/// `serialize_key` asks `serde_json`.
+struct TextKey<'a>(&'a mut String);
+
+impl TextKey<'_> {
+    fn refuse<T>(self) -> Result<T, WalkError> {
+        Err(WalkError(String::new()))
+    }
+}
+
+macro_rules! refused {
+    ($($method:ident: $ty:ty),*) => {
+        $(fn $method(self, _value: $ty) -> Result<(), WalkError> {
+            self.refuse()
+        })*
+    };
+}
+
+impl serde::Serializer for TextKey<'_> {
+    type Ok = ();
+    type Error = WalkError;
+    type SerializeSeq = serde::ser::Impossible<(), WalkError>;
+    type SerializeTuple = serde::ser::Impossible<(), WalkError>;
+    type SerializeTupleStruct = serde::ser::Impossible<(), WalkError>;
+    type SerializeTupleVariant = serde::ser::Impossible<(), WalkError>;
+    type SerializeMap = serde::ser::Impossible<(), WalkError>;
+    type SerializeStruct = serde::ser::Impossible<(), WalkError>;
+    type SerializeStructVariant = serde::ser::Impossible<(), WalkError>;
+
+    refused!(serialize_bool: bool, serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64,
+        serialize_i128: i128, serialize_u8: u8, serialize_u16: u16, serialize_u32: u32, serialize_u64: u64,
+        serialize_u128: u128, serialize_f32: f32, serialize_f64: f64, serialize_bytes: &[u8]);
+
+    fn serialize_str(self, value: &str) -> Result<(), WalkError> {
+        self.0.push_str(value);
+        Ok(())
+    }
+
+    fn serialize_char(self, value: char) -> Result<(), WalkError> {
+        self.0.push(value);
+        Ok(())
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _name: &'static str, value: &T) -> Result<(), WalkError> {
+        value.serialize(self)
+    }
+
+    fn serialize_none(self) -> Result<(), WalkError> {
+        self.refuse()
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<(), WalkError> {
+        self.refuse()
+    }
+
+    fn serialize_unit(self) -> Result<(), WalkError> {
+        self.refuse()
+    }
+
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), WalkError> {
+        self.refuse()
+    }
+
+    fn serialize_unit_variant(self, _name: &'static str, _index: u32, _variant: &'static str) -> Result<(), WalkError> {
+        self.refuse()
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _value: &T,
+    ) -> Result<(), WalkError> {
+        self.refuse()
+    }
+
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, WalkError> {
+        self.refuse()
+    }
+
+    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, WalkError> {
+        self.refuse()
+    }
+
+    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Self::SerializeTupleStruct, WalkError> {
+        self.refuse()
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleVariant, WalkError> {
+        self.refuse()
+    }
+
+    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, WalkError> {
+        self.refuse()
+    }
+
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Self::SerializeStruct, WalkError> {
+        self.refuse()
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStructVariant, WalkError> {
+        self.refuse()
+    }
+}
+
 /// A map of the one entry `key → null`.
 struct OneKey<'k, K: ?Sized>(&'k K);
 
@@ -369,7 +507,7 @@ macro_rules! fields {
             type Error = WalkError;
 
             fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), WalkError> {
-                LeafWalk::child(self.totals, self.path, key, value)
+                LeafWalk::child(self.totals, self.path, Key::Text(key), value)
             }
 
             fn end(self) -> Result<(), WalkError> {
@@ -386,6 +524,11 @@ impl serde::ser::SerializeMap for Children<'_> {
     type Error = WalkError;
 
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), WalkError> {
+        // A text key is the key as it is (the usual case: a map by side or seat name).
+        self.key.clear();
+        if key.serialize(TextKey(&mut self.key)).is_ok() {
+            return Ok(());
+        }
         // JSON keys are text: `serde_json` itself writes the key of a one-entry map, so numbers,
         // booleans and unit variants become the text it gives them and other keys are refused,
         // as in a `Value`.
@@ -399,7 +542,7 @@ impl serde::ser::SerializeMap for Children<'_> {
 
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), WalkError> {
         let key = std::mem::take(&mut self.key);
-        let walked = LeafWalk::child(self.totals, self.path, &key, value);
+        let walked = LeafWalk::child(self.totals, self.path, Key::Text(&key), value);
         self.key = key;
         walked
     }
@@ -499,11 +642,26 @@ mod tests {
             }
         }
         totals.add(&FloatKeyed);
+        // Keys of other kinds, each as `serde_json` writes it: a char, a unit variant, a bool
+        // and text in a newtype; a list key is refused (nothing of that map is added).
+        #[derive(Serialize, PartialEq, Eq, PartialOrd, Ord)]
+        struct Name(String);
+        #[derive(Serialize, PartialEq, Eq, PartialOrd, Ord)]
+        #[serde(rename_all = "snake_case")]
+        enum Colour {
+            DarkRed,
+        }
+        totals.add(&BTreeMap::from([('k', 4)]));
+        totals.add(&BTreeMap::from([(Colour::DarkRed, 5)]));
+        totals.add(&BTreeMap::from([(true, 6)]));
+        totals.add(&BTreeMap::from([(Name("n".to_owned()), 7)]));
+        totals.add(&BTreeMap::from([(vec![1u8], 8)]));
         let report = totals.report();
         let mean = |path: &str| match &report[path] {
             Figure::Mean { mean } => *mean,
             other => panic!("{path}: {other:?}"),
         };
+        assert_eq!([mean("k"), mean("dark_red"), mean("true"), mean("n")], [4.0, 5.0, 6.0, 7.0]);
         assert_eq!(mean("A.steps"), 3.0);
         assert_eq!(mean("A.captured"), 1.0);
         assert_eq!(mean("B.captured"), 0.0);
@@ -523,7 +681,7 @@ mod tests {
             assert!(!report.contains_key(absent), "{absent}");
         }
         // A: steps, captured, pair.0, ending, initial; B: those but ending as resigned, and pair.1,
-        // missing, skipped; 3.timed.seconds and 0.1.
-        assert_eq!(report.len(), 5 + 8 + 2, "{:?}", report.keys().collect::<Vec<_>>());
+        // missing, skipped; 3.timed.seconds and 0.1; k, dark_red, true and n.
+        assert_eq!(report.len(), 5 + 8 + 2 + 4, "{:?}", report.keys().collect::<Vec<_>>());
     }
 }

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use madang_analysis::{Exact, Playouts, Precision, Values};
 use madang_bots::{Bot, BotError, Roster};
 use madang_core::{Outcome, Turn};
-use madang_seed::{CHANCE, Stream, bot_stream_name, draw_weighted, sim_game_seed};
+use madang_seed::{CHANCE, Stream, bot_stream_name, draw_weighted, sim_game_seed, uniform_below};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -158,8 +158,9 @@ impl Totals {
         }
     }
 
-    /// Adds one game.
-    fn add<G: madang_core::Game>(&mut self, game: &G, summary: &GameSummary) {
+    /// Adds one game; `bot_index` is the bot index (into the distinct bots) of each entry of
+    /// the config's list.
+    fn add<G: madang_core::Game>(&mut self, game: &G, bot_index: &[u8], summary: &GameSummary) {
         self.games += 1;
         *self.lengths.entry(summary.length).or_default() += 1;
         let winner = match &summary.outcome {
@@ -180,7 +181,9 @@ impl Totals {
             tally.wins += u64::from(won);
             tally.draws += u64::from(drawn);
         };
-        for (seat, &bot) in summary.bot_of_seat.iter().enumerate() {
+        let n = bot_index.len();
+        for seat in 0..n {
+            let bot = bot_index[(seat + summary.rotation) % n];
             let won = winner == Some(game.side_of_seat(seat));
             if let Some(tally) = self.by_seat.get_mut(seat) {
                 count(tally, won);
@@ -191,7 +194,7 @@ impl Totals {
         }
         for (p, &seat) in summary.turn_order.iter().enumerate() {
             if let Some(tally) = self.by_position.get_mut(p) {
-                count(tally, winner == Some(game.side_of_seat(usize::from(seat))));
+                count(tally, winner == Some(game.side_of_seat(seat)));
             }
         }
     }
@@ -335,10 +338,10 @@ pub fn expand_bot_list(list: &str) -> Result<Vec<String>, String> {
 /// One game's summary, collected in game order.
 #[derive(Clone, Debug)]
 struct GameSummary {
-    /// Bot index (into the config's list) per seat.
-    bot_of_seat: Vec<u8>,
+    /// Seat `s` was played by the config's list entry `(s + rotation) mod seats`.
+    rotation: usize,
     /// Seats in the order they first moved.
-    turn_order: Vec<u8>,
+    turn_order: Vec<usize>,
     outcome: Outcome,
     /// Chance outcomes drawn: rolls or throws.
     length: u32,
@@ -487,7 +490,7 @@ pub fn simulate<G: Roster>(
                     return None;
                 }
                 let summary = runner.play(i);
-                runner.totals.add(game, &summary);
+                runner.totals.add(game, &bot_index, &summary);
                 unreported += 1;
                 if unreported >= batch {
                     progress(unreported);
@@ -679,12 +682,21 @@ struct Runner<'a, G: Roster> {
     values: Option<Box<dyn Values<G>>>,
     /// The actions of the game being played, when it is to be reviewed.
     history: Vec<G::Action>,
+    /// Each seat's bot stream name (`bot:SEAT`), and the streams of the game being played.
+    stream_names: Vec<String>,
+    streams: Vec<Stream>,
+    /// Scratch text for the figures' paths.
+    figure_path: String,
+    /// Per entry of the bot list: the bot is uniformly random and its decisions are not timed,
+    /// so the loop draws its choice itself (`Bot::uniform`).
+    uniform: Vec<bool>,
 }
 
 impl<'a, G: Roster> Runner<'a, G> {
     fn new(game: &'a G, config: &'a SimConfig, bot_index: &'a [u8], distinct_bots: usize) -> Self {
         // Bot names were checked by `simulate`; one bot object per seat's name.
-        let bots = config.bots.iter().filter_map(|name| game.bot(name).ok()).collect();
+        let bots: Vec<Box<dyn Bot<G>>> = config.bots.iter().filter_map(|name| game.bot(name).ok()).collect();
+        let uniform = bots.iter().map(|bot| bot.uniform() && !config.time_decisions).collect();
         Runner {
             game,
             config,
@@ -698,6 +710,10 @@ impl<'a, G: Roster> Runner<'a, G> {
                 if Exact::available(game) { Box::new(Exact) } else { Box::new(Playouts::new::<G>()) }
             }),
             history: Vec::new(),
+            stream_names: game.seat_names().iter().map(|s| bot_stream_name(s)).collect(),
+            streams: Vec::new(),
+            figure_path: String::new(),
+            uniform,
         }
     }
 
@@ -705,10 +721,13 @@ impl<'a, G: Roster> Runner<'a, G> {
         let n = self.seat_names.len();
         let rotation = if self.config.rotate_seats { (index % n as u64) as usize } else { 0 };
         // Seat s is played by list entry (s + rotation) mod n.
-        let entry_of_seat: Vec<usize> = (0..n).map(|s| (s + rotation) % n).collect();
+        // (Without a division: `seat` and `rotation` are below n, and a division at every
+        // decision was a visible part of a random Ur game.)
+        let entry_of_seat = |seat: usize| if seat + rotation >= n { seat + rotation - n } else { seat + rotation };
         let seed = sim_game_seed(self.config.seed, index);
         let mut chance = seed.stream(CHANCE);
-        let mut streams: Vec<Stream> = self.seat_names.iter().map(|s| seed.stream(&bot_stream_name(s))).collect();
+        self.streams.clear();
+        self.streams.extend(self.stream_names.iter().map(|name| seed.stream(name)));
         let mut state = self.game.initial_state();
         let mut length = 0u32;
         let reviewed = index < self.config.analyse;
@@ -725,17 +744,20 @@ impl<'a, G: Roster> Runner<'a, G> {
                 Turn::Seat(seat) => {
                     self.game.legal_actions(&state, &mut self.legal);
                     self.totals.branching.add(self.legal.len());
-                    let entry = entry_of_seat[seat];
+                    let entry = entry_of_seat(seat);
                     let bot = &mut self.bots[entry];
-                    let action = if self.config.time_decisions {
+                    let action = if self.uniform[entry] {
+                        // `RandomBot::choose`'s draw, made here (see `Bot::uniform`).
+                        self.legal[uniform_below(&mut self.streams[seat], self.legal.len() as u32) as usize]
+                    } else if self.config.time_decisions {
                         let t = Instant::now();
-                        let action = bot.choose(self.game, &state, &self.legal, &mut streams[seat]);
+                        let action = bot.choose(self.game, &state, &self.legal, &mut self.streams[seat]);
                         if let Some(times) = self.totals.times.get_mut(usize::from(self.bot_index[entry])) {
                             times.add(t.elapsed());
                         }
                         action
                     } else {
-                        bot.choose(self.game, &state, &self.legal, &mut streams[seat])
+                        bot.choose(self.game, &state, &self.legal, &mut self.streams[seat])
                     };
                     if self.config.review
                         && let Some(chances) = self.game.win_chances_after(&state, &self.legal)
@@ -768,10 +790,10 @@ impl<'a, G: Roster> Runner<'a, G> {
         {
             self.totals.analysis.add(&review);
         }
-        self.totals.figures.add(&self.game.figures(&state));
+        self.totals.figures.add_with(&self.game.figures(&state), &mut self.figure_path);
         GameSummary {
-            bot_of_seat: entry_of_seat.iter().map(|&e| self.bot_index[e]).collect(),
-            turn_order: self.game.turn_order(&state).iter().map(|&s| s as u8).collect(),
+            rotation,
+            turn_order: self.game.turn_order(&state),
             outcome: self.game.outcome(&state).unwrap_or(Outcome::NoResult("unfinished".into())),
             length,
         }
@@ -797,5 +819,37 @@ pub(crate) mod tests {
         assert_eq!(Shard::new(0, 3, 10), Err(SimError::BadShard { index: 0, of: 3, games: 10 }));
         assert!(Shard::new(4, 3, 10).is_err());
         assert!(Shard::new(1, 11, 10).is_err());
+    }
+
+    /// The totals of `games` games between `bots`, with or without the decisions timed, as JSON
+    /// (the decision times themselves are not part of it).
+    fn totals_json<G: Roster>(game: &G, bots: &[&str], games: u64, time_decisions: bool) -> serde_json::Value {
+        let bots = bots.iter().map(|b| (*b).to_owned()).collect();
+        let config = SimConfig { games, seed: 5, bots, time_decisions, rotate_seats: true, ..SimConfig::default() };
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("one thread");
+        let report = pool.install(|| simulate(game, &config, &|_| {})).expect("a valid run");
+        serde_json::to_value(&report.totals).expect("totals are JSON")
+    }
+
+    #[test]
+    fn the_loops_own_draw_for_a_random_bot_is_the_bots_own_choice() {
+        use madang_core::Game as _;
+        // With decisions timed every choice goes through `Bot::choose`; otherwise the loop
+        // draws a uniformly random bot's choice itself (`Bot::uniform`). Same games either way,
+        // with seats rotating and a bot that searches beside a random one.
+        let ur = madang_ur::Ur::new(&Default::default(), None).expect("default rules");
+        let yut = madang_yut::Yut::new(&Default::default(), None).expect("default rules");
+        for bots in [&["random", "random"][..], &["easy", "random"], &["random", "greedy"]] {
+            let untimed = totals_json(&ur, bots, 60, false);
+            assert_eq!(untimed, totals_json(&ur, bots, 60, true), "ur {bots:?}");
+            assert_eq!(untimed["games"], 60);
+        }
+        let untimed = totals_json(&yut, &["random", "random"], 60, false);
+        assert_eq!(untimed, totals_json(&yut, &["random", "random"], 60, true));
+        // The uniform bots are the random players, and only they.
+        assert!(Bot::<madang_ur::Ur>::uniform(&madang_bots::RandomBot));
+        for name in ["greedy", "easy", "hard"] {
+            assert!(!ur.bot(name).expect("an Ur bot").uniform(), "{name}");
+        }
     }
 }

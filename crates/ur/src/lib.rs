@@ -64,9 +64,12 @@ impl Dice {
 
     /// The weight of `roll`, 0 when the dice cannot show it.
     pub fn weight(self, roll: u8) -> u64 {
+        // Statics, so the lookup reads them where they are instead of writing them out first.
+        static FOUR_BINARY: [u64; 5] = [1, 4, 6, 4, 1];
+        static THREE_BINARY: [u64; 4] = [3, 3, 1, 1];
         match (self, roll) {
-            (Dice::FourBinary, 0..=4) => [1, 4, 6, 4, 1][usize::from(roll)],
-            (Dice::ThreeBinaryZeroIsFour, 1..=4) => [3, 3, 1, 1][usize::from(roll - 1)],
+            (Dice::FourBinary, 0..=4) => FOUR_BINARY[usize::from(roll)],
+            (Dice::ThreeBinaryZeroIsFour, 1..=4) => THREE_BINARY[usize::from(roll - 1)],
             _ => 0,
         }
     }
@@ -524,6 +527,17 @@ pub struct Ur {
     guards: [u32; 2],
 }
 
+/// Why a piece cannot move (see [`UrError`] for each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Refusal {
+    OffPath,
+    NoPieceInHand,
+    NoPieceOnSquare,
+    PastBearOff,
+    OwnPiece,
+    SafeRosette,
+}
+
 /// The result of moving one piece, before it is applied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Landing {
@@ -574,40 +588,61 @@ impl Ur {
         self.tiles[seat].get((square as usize).checked_sub(1)?).copied()
     }
 
-    /// Where the piece on `from` lands with `roll`, or why it cannot move.
-    fn landing(&self, state: &UrState, from: u8, roll: u8) -> Result<Landing, UrError> {
+    /// Where the piece on `from` lands with `roll`, or why it cannot move (the refusal as a
+    /// small value: a random playout checks every move, and the error's text is built only
+    /// for a move refused, by [`Ur::refusal_error`]).
+    #[inline]
+    fn landing(&self, state: &UrState, from: u8, roll: u8) -> Result<Landing, Refusal> {
         let seat = state.to_move as usize;
-        let name = SEATS[seat];
         let len = self.geometry.len;
         let side = &state.sides[seat];
         if from > len {
-            return Err(UrError::OffPath { seat: name, square: from, len });
+            return Err(Refusal::OffPath);
         }
-        if from == 0 {
-            if side.in_hand == 0 {
-                return Err(UrError::NoPieceInHand { seat: name });
-            }
-        } else if side.board & (1 << from) == 0 {
-            return Err(UrError::NoPieceOnSquare { seat: name, square: from });
+        // Whether the piece is there, without a branch on `from == 0` (a random game's moves
+        // enter and move pieces unpredictably). Bit 0 of `board` is never a square.
+        let in_hand = (from == 0) & (side.in_hand > 0);
+        let on_board = (side.board & !1) & (1 << from) != 0;
+        if !(in_hand | on_board) {
+            return Err(if from == 0 { Refusal::NoPieceInHand } else { Refusal::NoPieceOnSquare });
         }
         let to = from + roll;
         if to > len + 1 {
-            return Err(UrError::PastBearOff { square: from, roll, needed: len + 1 - from });
+            return Err(Refusal::PastBearOff);
         }
         if to == len + 1 {
             return Ok(Landing { to, capture: false });
         }
         if side.board & (1 << to) != 0 {
-            return Err(UrError::OwnPiece { seat: name, square: to });
+            return Err(Refusal::OwnPiece);
         }
-        let opponent_square = self.geometry.opponent_square[seat][to as usize];
-        let capture = opponent_square != 0 && state.sides[1 - seat].board & (1 << opponent_square) != 0;
+        let opponent_square = self.geometry.opponent_square[seat][usize::from(to)];
+        // (Square 0, "not on the opponent's path", is bit 0: never set.)
+        let capture = (opponent_square != 0) & (state.sides[1 - seat].board & (1 << opponent_square) != 0);
         // Safety is decided on the destination square (spec pitfall: never on the source).
-        if capture && self.settings.safe_rosettes && self.geometry.rosettes[seat] & (1 << to) != 0 {
-            let tile = self.tile(seat, to).map(Tile::name).unwrap_or_default();
-            return Err(UrError::SafeRosette { opponent: SEATS[1 - seat], tile });
+        if capture & self.settings.safe_rosettes & (self.geometry.rosettes[seat] & (1 << to) != 0) {
+            return Err(Refusal::SafeRosette);
         }
         Ok(Landing { to, capture })
+    }
+
+    /// The error that says why moving the piece on `from` by `roll` was refused.
+    #[cold]
+    fn refusal_error(&self, state: &UrState, from: u8, roll: u8, refusal: Refusal) -> UrError {
+        let seat = state.to_move as usize;
+        let name = SEATS[seat];
+        let len = self.geometry.len;
+        match refusal {
+            Refusal::OffPath => UrError::OffPath { seat: name, square: from, len },
+            Refusal::NoPieceInHand => UrError::NoPieceInHand { seat: name },
+            Refusal::NoPieceOnSquare => UrError::NoPieceOnSquare { seat: name, square: from },
+            Refusal::PastBearOff => UrError::PastBearOff { square: from, roll, needed: len + 1 - from },
+            Refusal::OwnPiece => UrError::OwnPiece { seat: name, square: from + roll },
+            Refusal::SafeRosette => {
+                let tile = self.tile(seat, from + roll).map(Tile::name).unwrap_or_default();
+                UrError::SafeRosette { opponent: SEATS[1 - seat], tile }
+            }
+        }
     }
 
     /// What moving the piece on `from` with the current roll would do, or `None` when that is
@@ -779,15 +814,13 @@ impl Game for Ur {
                 Ok(())
             }
             (Phase::Move { roll }, UrAction::Move(from)) => {
-                let landing = self.landing(state, from, roll)?;
+                let landing = self.landing(state, from, roll).map_err(|r| self.refusal_error(state, from, roll, r))?;
                 let len = self.geometry.len;
                 let s = seat as usize;
                 let side = &mut state.sides[s];
-                if from == 0 {
-                    side.in_hand -= 1;
-                } else {
-                    side.board &= !(1 << from);
-                }
+                // Entering or moving, without a branch on which (`from` 0 clears no square).
+                side.in_hand -= u8::from(from == 0);
+                side.board &= !((1 << from) & !1);
                 let tile = self.tile(s, landing.to);
                 events.emit(match tile {
                     None => UrEvent::BearOff { seat, from },
@@ -814,12 +847,11 @@ impl Game for Ur {
                     }
                 }
                 let rosette = self.geometry.rosettes[s] & (1 << landing.to) != 0;
-                if rosette || (landing.capture && self.settings.capture_extra_roll) {
+                let again = rosette | (landing.capture & self.settings.capture_extra_roll);
+                if again {
                     events.emit(if rosette { UrEvent::RosetteRoll { seat } } else { UrEvent::CaptureRoll { seat } });
-                    self.start_turn(state, seat);
-                } else {
-                    self.start_turn(state, 1 - seat);
                 }
+                self.start_turn(state, if again { seat } else { 1 - seat });
                 Ok(())
             }
         }

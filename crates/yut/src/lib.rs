@@ -232,8 +232,17 @@ pub struct SidePieces {
     pub hand: u16,
     /// Pieces finished.
     pub finished: u16,
-    /// Units on the board, sorted by lowest piece id.
+    /// Units on the board, sorted by lowest piece id. Every move keeps the order; a list read
+    /// from outside (a state deserialised) is sorted as it is read.
+    #[serde(deserialize_with = "units_in_order")]
     pub units: Vec<Unit>,
+}
+
+/// Reads a side's units and sorts them by lowest piece id, the order the engine keeps.
+fn units_in_order<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Unit>, D::Error> {
+    let mut units = Vec::<Unit>::deserialize(deserializer)?;
+    units.sort_unstable_by_key(Unit::lowest);
+    Ok(units)
 }
 
 /// Per-side counters for the results screen.
@@ -858,10 +867,11 @@ impl Yut {
                 out.extend(sticks_in(in_pool).map(|r| YutAction::Move(unit.lowest(), r)));
             }
         }
-        // Only a state whose units were put out of order from outside needs this.
-        if !out.is_sorted() {
-            out.sort_unstable();
-        }
+        // Entries come first (their variant sorts first), each list by result; moves follow
+        // their units, which every move keeps sorted by lowest piece (a state read from
+        // outside is sorted as it is read), so the list is sorted (the conformance kit checks
+        // it at every node).
+        debug_assert!(out.is_sorted(), "{out:?}");
     }
 
     /// Whether the current player has anything to spend ([`Yut::spend_actions`] non-empty),
@@ -900,8 +910,15 @@ impl Yut {
                 state.pool.remove(i);
                 Ok(())
             }
-            None => Err(YutError::NotInPool { result: result.name(), pool: Self::pool_text(state) }),
+            None => Err(Self::not_in_pool(state, result)),
         }
+    }
+
+    /// The error for spending a result the pool does not hold (built only then: the text is
+    /// the pool's).
+    #[cold]
+    fn not_in_pool(state: &YutState, result: Stick) -> YutError {
+        YutError::NotInPool { result: result.name(), pool: Self::pool_text(state) }
     }
 
     /// Walks `unit` forward `steps` stations, extending its trail.
@@ -1088,12 +1105,9 @@ impl Yut {
 
     /// After the capture and stack question: the route question, then the bonus throw.
     fn settle_route(&self, state: &mut YutState, events: &mut impl EventSink<YutEvent>) {
-        // Units are inserted in order; only a state put out of order from outside is sorted here.
-        for units in state.sides.iter_mut() {
-            if !units.units.is_sorted_by_key(Unit::lowest) {
-                units.units.sort_unstable_by_key(Unit::lowest);
-            }
-        }
+        // Every move keeps each side's units in order (checked at every node of the test
+        // profile's playouts); a state read from outside is sorted as it is read.
+        debug_assert!(state.sides.iter().all(|side| side.units.is_sorted_by_key(Unit::lowest)), "{state:?}");
         let Some(pending) = state.pending else { return };
         let side = usize::from(pending.side);
         if let Some(unit) = state.sides[side].units.iter_mut().find(|u| u.pieces & (1 << pending.piece) != 0)
@@ -1139,7 +1153,9 @@ impl Yut {
         state.throws_this_turn = 0;
         let len = self.rotation_len();
         for _ in 0..len {
-            state.position = (state.position + 1) % len;
+            // `(position + 1) mod len`, without a division when the position is in range.
+            let next = state.position + 1;
+            state.position = if next < len { next } else { next % len };
             let (side, _) = self.current(state);
             if !state.finished_sides.contains(&(side as u8)) {
                 break;

@@ -1955,3 +1955,45 @@ fn each_side_throws_its_own_ceremony_throws_and_turns() {
     let s = play(&teams, &["throw do"]);
     assert_eq!(teams.thrower(&s).map(|i| teams.seat_names()[i].clone()).as_deref(), Some("B1"));
 }
+
+#[test]
+fn a_state_read_with_its_units_out_of_order_is_read_in_order() {
+    // Every move keeps a side's units sorted by lowest piece id; a state read from outside with
+    // them in another order is put in that order as it is read (the engine relies on it).
+    let game = seated(json!({ "pieces": 4 }));
+    let mut state = game.initial_state();
+    let (mut legal, mut outcomes) = (Vec::new(), Vec::new());
+    // A fixed pseudo-random walk (a 64-bit LCG) until a side has three units on the board.
+    let mut lcg = 7u64;
+    let mut pick = |n: usize| {
+        lcg = lcg.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (lcg >> 33) as usize % n
+    };
+    for _ in 0..5000 {
+        if state.sides.iter().any(|side| side.units.len() >= 3) {
+            break;
+        }
+        let action = match game.turn(&state) {
+            Turn::Terminal => break,
+            Turn::Chance => {
+                game.chance_outcomes(&state, &mut outcomes);
+                outcomes[pick(outcomes.len())].0
+            }
+            Turn::Seat(_) => {
+                game.legal_actions(&state, &mut legal);
+                legal[pick(legal.len())]
+            }
+        };
+        game.apply_quiet(&mut state, action).expect("a listed action applies");
+    }
+    let side = state.sides.iter().position(|side| side.units.len() >= 3).expect("a side with three units");
+    let lowest: Vec<u32> = state.sides[side].units.iter().map(|u| u.pieces.trailing_zeros()).collect();
+    assert!(lowest.is_sorted(), "{lowest:?}");
+    let mut text = serde_json::to_value(&state).expect("a state is JSON");
+    let Some(Value::Array(units)) = text.pointer_mut(&format!("/sides/{side}/units")) else {
+        panic!("units are a list: {text}");
+    };
+    units.reverse();
+    let read: YutState = serde_json::from_value(text).expect("the state reads back");
+    assert_eq!(read, state);
+}
