@@ -1259,38 +1259,43 @@ impl Yut {
             }
         }
         if let Some(tied) = ceremony.groups.iter().find(|g| !g.settled) {
-            let names: Vec<&str> = tied.sides.iter().map(|s| SIDE_NAMES[usize::from(*s)]).collect();
-            events.emit_with(|| YutEvent::Tie { sides: names });
+            events.emit_with(|| YutEvent::Tie {
+                sides: tied.sides.iter().map(|s| SIDE_NAMES[usize::from(*s)]).collect(),
+            });
         } else {
             state.phase = Phase::CeremonySlot;
-            let ranking: Vec<&str> = ceremony.groups.iter().map(|g| SIDE_NAMES[usize::from(g.sides[0])]).collect();
-            events.emit_with(|| YutEvent::Rank { sides: ranking });
+            let groups = &ceremony.groups;
+            events.emit_with(|| YutEvent::Rank {
+                sides: groups.iter().map(|g| SIDE_NAMES[usize::from(g.sides[0])]).collect(),
+            });
         }
     }
 
     fn pick_slot(&self, state: &mut YutState, slot: u8, events: &mut impl EventSink<YutEvent>) -> Result<(), YutError> {
         let Some(picker) = Self::ceremony_picker(state) else { return Err(YutError::GameOver) };
         let Some(ceremony) = state.ceremony.as_mut() else { return Err(YutError::GameOver) };
-        let free: Vec<String> =
-            (1..=ceremony.slots.len()).filter(|&n| ceremony.slots[n - 1].is_none()).map(|n| n.to_string()).collect();
         let index = usize::from(slot).wrapping_sub(1);
         if ceremony.slots.get(index).is_none_or(Option::is_some) {
+            let free: Vec<String> = (1..=ceremony.slots.len())
+                .filter(|&n| ceremony.slots[n - 1].is_none())
+                .map(|n| n.to_string())
+                .collect();
             return Err(YutError::BadSlot(slot, free.join(", ")));
         }
         ceremony.slots[index] = Some(picker);
         events.emit_with(|| YutEvent::TakesSlot { side: SIDE_NAMES[usize::from(picker)], slot });
-        let left: Vec<usize> = (0..ceremony.slots.len()).filter(|&n| ceremony.slots[n].is_none()).collect();
-        if let [last] = left.as_slice() {
+        let mut left = (0..ceremony.slots.len()).filter(|&n| ceremony.slots[n].is_none());
+        if let (Some(last), None) = (left.next(), left.next()) {
             let picked = ceremony.slots.iter().flatten().count();
             if let Some(side) = ceremony.groups.get(picked).and_then(|g| g.sides.first()).copied() {
-                ceremony.slots[*last] = Some(side);
-                events.emit_with(|| YutEvent::GetsSlot { side: SIDE_NAMES[usize::from(side)], slot: *last as u8 + 1 });
+                ceremony.slots[last] = Some(side);
+                events.emit_with(|| YutEvent::GetsSlot { side: SIDE_NAMES[usize::from(side)], slot: last as u8 + 1 });
             }
         }
         if ceremony.slots.iter().all(Option::is_some) {
             state.order = ceremony.slots.iter().flatten().copied().collect();
-            let names: Vec<&str> = state.order.iter().map(|s| SIDE_NAMES[usize::from(*s)]).collect();
-            events.emit_with(|| YutEvent::Order { sides: names });
+            let order = &state.order;
+            events.emit_with(|| YutEvent::Order { sides: order.iter().map(|s| SIDE_NAMES[usize::from(*s)]).collect() });
             state.ceremony = None;
             state.position = 0;
             state.phase = Phase::Throw;
