@@ -606,7 +606,8 @@ impl Ur {
         if !(in_hand | on_board) {
             return Err(if from == 0 { Refusal::NoPieceInHand } else { Refusal::NoPieceOnSquare });
         }
-        let to = from + roll;
+        // (Saturating: a position made up outside the rules may carry any roll.)
+        let to = from.saturating_add(roll);
         if to > len + 1 {
             return Err(Refusal::PastBearOff);
         }
@@ -637,9 +638,9 @@ impl Ur {
             Refusal::NoPieceInHand => UrError::NoPieceInHand { seat: name },
             Refusal::NoPieceOnSquare => UrError::NoPieceOnSquare { seat: name, square: from },
             Refusal::PastBearOff => UrError::PastBearOff { square: from, roll, needed: len + 1 - from },
-            Refusal::OwnPiece => UrError::OwnPiece { seat: name, square: from + roll },
+            Refusal::OwnPiece => UrError::OwnPiece { seat: name, square: from.saturating_add(roll) },
             Refusal::SafeRosette => {
-                let tile = self.tile(seat, from + roll).map(Tile::name).unwrap_or_default();
+                let tile = self.tile(seat, from.saturating_add(roll)).map(Tile::name).unwrap_or_default();
                 UrError::SafeRosette { opponent: SEATS[1 - seat], tile }
             }
         }
@@ -670,7 +671,8 @@ impl Ur {
         let side = &state.sides[seat];
         let sources = side.board | u32::from(side.in_hand > 0);
         let on_path_or_off = (1u32 << (self.geometry.len + 2)) - 2;
-        let mut destinations = (sources << roll) & on_path_or_off & !side.board;
+        // (A roll of 32 or more, in a position made up outside the rules, moves nothing.)
+        let mut destinations = sources.checked_shl(u32::from(roll)).unwrap_or(0) & on_path_or_off & !side.board;
         if self.settings.safe_rosettes {
             // Only the opponent's pieces on shared rosettes can guard a destination.
             let mut opponent = state.sides[1 - seat].board & self.guards[seat];
@@ -682,7 +684,7 @@ impl Ur {
             }
             destinations &= !(opponent_here & self.geometry.rosettes[seat]);
         }
-        let mask = destinations >> roll;
+        let mask = destinations.checked_shr(u32::from(roll)).unwrap_or(0);
         debug_assert_eq!(mask, self.movable_mask_by_rule(state, roll), "{state:?} roll {roll}");
         mask
     }

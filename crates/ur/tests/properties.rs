@@ -171,3 +171,26 @@ fn the_mover_owns_each_roll() {
     play(&mut state, "move 4");
     assert_eq!((game.turn(&state), game.mover(&state)), (Turn::Chance, Some(0)), "4 → 5 is no rosette");
 }
+
+#[test]
+fn a_made_up_position_with_a_huge_roll_refuses_every_move_without_panicking() {
+    // A position made up outside the rules (the engine never awaits a move with a roll above
+    // 4): with a roll of 200 or 255 every piece would pass the bear-off square, and with 40 the
+    // shift of the whole side by the roll runs past 32 bits. No move is listed; each one asked
+    // for is refused as past the bear-off (the exact roll needed is 15 − square on the Bell
+    // path of 14 squares), not a panic.
+    let game = Ur::new(&UrOptions::default(), None).expect("default rules");
+    for roll in [40u8, 200, 255] {
+        let side = Side { in_hand: 3, board: 1 << 3 | 1 << 9, borne_off: 0 };
+        let state = UrState { sides: [side; 2], to_move: 0, phase: madang_ur::Phase::Move { roll } };
+        let mut legal = Vec::new();
+        game.legal_actions(&state, &mut legal);
+        assert!(legal.is_empty(), "roll {roll}: {legal:?}");
+        for from in [0u8, 3, 9] {
+            let mut after = state;
+            let error = game.apply_quiet(&mut after, UrAction::Move(from)).expect_err("refused");
+            assert_eq!(error, madang_ur::UrError::PastBearOff { square: from, roll, needed: 15 - from });
+            assert_eq!(after, state);
+        }
+    }
+}

@@ -233,7 +233,8 @@ pub struct SidePieces {
     /// Pieces finished.
     pub finished: u16,
     /// Units on the board, sorted by lowest piece id. Every move keeps the order; a list read
-    /// from outside (a state deserialised) is sorted as it is read.
+    /// from outside (a state deserialised) is sorted as it is read. Code that builds or edits a
+    /// state itself must keep the order: the legal actions are listed in it.
     #[serde(deserialize_with = "units_in_order")]
     pub units: Vec<Unit>,
 }
