@@ -159,8 +159,11 @@ pub fn uniform_below(stream: &mut Stream, n: u32) -> u32 {
     }
 }
 
-/// How many divisors [`remainder`] has a precomputed multiplier for: every `n` below it.
-const FAST_DIVISORS: usize = 256;
+/// How many divisors [`remainder`] has a precomputed multiplier for: every `n` below it. It
+/// covers the bots' choices, the dice totals of Ur, Ludo and Seven Dice Poker, and Yut's total
+/// weight under its default rules (1,600: 16 × 99 for the throws and 16 for a nak of 1/100);
+/// 16 KiB, of which a run touches the few entries it uses.
+const FAST_DIVISORS: usize = 2048;
 
 /// `⌊(2^64 − 1) / n⌋ + 1` for each `n` in `2..FAST_DIVISORS` (0 for 0 and 1, never used).
 static FAST_MULTIPLIERS: [u64; FAST_DIVISORS] = {
@@ -351,8 +354,8 @@ mod tests {
         }
         // A sweep of the whole 32-bit range in steps of 1021 (a prime, so every residue is
         // met), for the divisors the games use most (a die, the four binary dice's total, the
-        // usual counts of legal moves).
-        for n in [2u32, 3, 6, 7, 16] {
+        // usual counts of legal moves, Yut's total weight).
+        for n in [2u32, 3, 6, 7, 16, 1600] {
             for x in (0..=u32::MAX).step_by(1021) {
                 assert_eq!(remainder(x, n), x % n, "{x} mod {n}");
             }

@@ -31,7 +31,13 @@ pub const BRANCHES: [(u8, u8, u8); 3] = [(MO_CORNER, 6, 20), (DWITMO, 11, 25), (
 
 /// The two route choices at a branch station, or `None` elsewhere.
 pub fn branch_choices(station: u8) -> Option<(u8, u8)> {
-    BRANCHES.iter().find(|(s, _, _)| *s == station).map(|(_, a, b)| (*a, *b))
+    // `BRANCHES` as a match (every move asks it; the test below checks the two agree).
+    match station {
+        MO_CORNER => Some((6, 20)),
+        DWITMO => Some((11, 25)),
+        CENTRE => Some((23, 27)),
+        _ => None,
+    }
 }
 
 /// The shortcut of a branch station (what `shortcuts: "forced"` always takes).
@@ -203,6 +209,15 @@ mod tests {
         assert_eq!(straight_next(28, Some(27)), Some(0));
         assert_eq!(straight_next(19, Some(18)), Some(0));
         assert_eq!(straight_next(0, Some(19)), None, "passing 참먹이 finishes");
+    }
+
+    #[test]
+    fn the_branch_choices_are_the_branches_list() {
+        for station in 0..STATIONS {
+            let listed = BRANCHES.iter().find(|(s, _, _)| *s == station).map(|(_, a, b)| (*a, *b));
+            assert_eq!(branch_choices(station), listed, "station {station}");
+        }
+        assert_eq!(branch_choices(CENTRE), Some((23, 27)), "the spec: 22 → 23 straight on, 27 towards 참먹이");
     }
 
     #[test]

@@ -930,10 +930,13 @@ impl Yut {
         }
         let mut position = unit.station;
         for step in 0..steps {
-            let previous = unit.trail.len().checked_sub(2).map(|i| unit.trail[i]);
             let next = if step == 0 && unit.route.is_some() && branch_choices(position).is_some() {
                 unit.route
             } else {
+                // Only the centre asks where the unit came from (the station before it on the
+                // trail, which ends at `position`).
+                let previous =
+                    if position == CENTRE { unit.trail.len().checked_sub(2).map(|i| unit.trail[i]) } else { None };
                 straight_next(position, previous)
             };
             let Some(next) = next else { return Walk::Finished };
@@ -1034,15 +1037,21 @@ impl Yut {
             }
         };
         // Arrival: capture first (the arriving unit is already in its side's list, and a unit
-        // is its own friend).
+        // is its own friend). The same pass notes a friendly unit on the station (captures
+        // take only the others, so it is there after them too).
         let station = unit.station;
         let mut captured = false;
+        let mut has_friend = false;
         for (other, other_pieces) in state.sides.iter_mut().enumerate() {
             let mut i = 0;
             while i < other_pieces.units.len() {
                 let target = &other_pieces.units[i];
-                let enemy = target.station == station && (other != side || !self.friends(target.pieces, unit.pieces));
-                if enemy {
+                if target.station != station {
+                    i += 1;
+                } else if other == side && self.friends(target.pieces, unit.pieces) {
+                    has_friend |= target.pieces != unit.pieces;
+                    i += 1;
+                } else {
                     let victim = other_pieces.units.remove(i);
                     other_pieces.hand |= victim.pieces;
                     captured = true;
@@ -1052,8 +1061,6 @@ impl Yut {
                         unit: unit_ids(&victim),
                         station,
                     });
-                } else {
-                    i += 1;
                 }
             }
         }
@@ -1062,10 +1069,6 @@ impl Yut {
             state.counters[side].extra_throws += 1;
         }
         let piece = unit.lowest();
-        let has_friend = state.sides[side]
-            .units
-            .iter()
-            .any(|u| u.station == station && u.pieces != unit.pieces && self.friends(u.pieces, unit.pieces));
         state.pending = Some(Pending { side: side as u8, piece, captured });
         if has_friend {
             match self.settings.stacking {
@@ -1076,7 +1079,13 @@ impl Yut {
                 }
             }
         }
-        self.settle_route(state, events);
+        // Only a branch station asks the route question (`settle_route` looks the unit up for
+        // it); elsewhere the move settles with the bonus throw.
+        if shortcut(station).is_some() {
+            self.settle_route(state, events);
+        } else {
+            self.settle_bonus(state, events);
+        }
         Ok(())
     }
 
@@ -1106,9 +1115,6 @@ impl Yut {
 
     /// After the capture and stack question: the route question, then the bonus throw.
     fn settle_route(&self, state: &mut YutState, events: &mut impl EventSink<YutEvent>) {
-        // Every move keeps each side's units in order (checked at every node of the test
-        // profile's playouts); a state read from outside is sorted as it is read.
-        debug_assert!(state.sides.iter().all(|side| side.units.is_sorted_by_key(Unit::lowest)), "{state:?}");
         let Some(pending) = state.pending else { return };
         let side = usize::from(pending.side);
         if let Some(unit) = state.sides[side].units.iter_mut().find(|u| u.pieces & (1 << pending.piece) != 0)
@@ -1127,6 +1133,9 @@ impl Yut {
 
     /// The last consequence of a move: the bonus throw, or back to spending.
     fn settle_bonus(&self, state: &mut YutState, events: &mut impl EventSink<YutEvent>) {
+        // Every move keeps each side's units in order (checked after every move of the test
+        // profile's playouts); a state read from outside is sorted as it is read.
+        debug_assert!(state.sides.iter().all(|side| side.units.is_sorted_by_key(Unit::lowest)), "{state:?}");
         let captured = state.pending.take().is_some_and(|p| p.captured);
         if captured {
             events.emit_with(|| YutEvent::Bonus { seat: self.mover_name(state) });

@@ -39,13 +39,19 @@ impl Trail {
     /// The trail of a piece entering with a throw of `steps` (1-5): 참먹이 and every station up
     /// to where it lands, `0, 1, …, steps`.
     pub fn entering(steps: u8) -> Trail {
-        let mut trail = Trail::new();
+        // Stations 0, 1, 2, …: a trail reads only its first `len`, so the entering trail is
+        // this one array cut to length (a copy, where filling it was a loop on every entry).
+        const COUNTING: [u8; Trail::CAPACITY] = {
+            let mut stations = [0; Trail::CAPACITY];
+            let mut i = 0;
+            while i < Trail::CAPACITY {
+                stations[i] = i as u8;
+                i += 1;
+            }
+            stations
+        };
         let len = usize::from(steps).min(Trail::CAPACITY - 1) + 1;
-        for (i, station) in trail.stations[..len].iter_mut().enumerate() {
-            *station = i as u8;
-        }
-        trail.len = len as u8;
-        trail
+        Trail { len: len as u8, stations: COUNTING }
     }
 
     /// Appends `station`. A full trail (never in a game played by the rules: see
