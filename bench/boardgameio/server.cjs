@@ -1,0 +1,8 @@
+// boardgame.io 0.50.2's server with the Ur game, on PORT (default 8000), matches in memory
+// (its default store: nothing is written to disk, unlike madang's rooms).
+const { Server, Origins } = require('boardgame.io/server');
+const { Ur } = require('./ur.cjs');
+
+const server = Server({ games: [Ur], origins: [Origins.LOCALHOST, /.*/] });
+const port = Number(process.env.PORT ?? 8000);
+server.run(port, () => console.log(`listening on ${port}`));
