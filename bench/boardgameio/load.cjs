@@ -17,21 +17,36 @@ const { Client } = require('boardgame.io/client');
 const { SocketIO } = require('boardgame.io/multiplayer');
 const { Ur, legalPieces } = require('./ur.cjs');
 
-function option(name, fallback) {
+const known = ['games', 'seconds', 'warmup', 'port'];
+for (let i = 2; i < process.argv.length; i += 2) {
+  const flag = process.argv[i];
+  if (!flag.startsWith('--') || !known.includes(flag.slice(2))) {
+    console.error(`unknown argument ${flag}: the flags are ${known.map((k) => `--${k}`).join(', ')}, each with a value`);
+    process.exit(2);
+  }
+}
+
+/** The value of `--name`: a whole number at least `least` (the default when the flag is absent). */
+function option(name, fallback, least) {
   const i = process.argv.indexOf(`--${name}`);
   if (i < 0) return fallback;
-  const value = Number(process.argv[i + 1]);
-  if (!Number.isFinite(value) || value < 0) {
-    console.error(`--${name} takes a number, got ${process.argv[i + 1]}`);
+  const text = process.argv[i + 1];
+  const value = Number(text);
+  if (text === undefined || !/^[0-9]+$/.test(text) || value < least) {
+    console.error(`--${name} takes a whole number of at least ${least}, got ${text === undefined ? 'nothing' : JSON.stringify(text)}`);
     process.exit(2);
   }
   return value;
 }
 
-const games = option('games', 100);
-const seconds = option('seconds', 15);
-const warmup = option('warmup', 3);
-const port = option('port', 8123);
+const games = option('games', 100, 1);
+const seconds = option('seconds', 15, 1);
+const warmup = option('warmup', 3, 0);
+const port = option('port', 8123, 1);
+if (port > 65535) {
+  console.error(`--port takes a TCP port, 1 to 65535, got ${port}`);
+  process.exit(2);
+}
 const base = `http://localhost:${port}`;
 const ticks = 100; // clock ticks per second (`getconf CLK_TCK` on Linux)
 
@@ -121,7 +136,11 @@ function percentile(sorted, p) {
 
 async function main() {
   const server = spawn(process.execPath, [path.join(__dirname, 'server.cjs')], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((resolve) => server.stdout.on('data', (d) => d.toString().includes('listening') && resolve()));
+  await new Promise((resolve, reject) => {
+    server.stdout.on('data', (d) => d.toString().includes('listening') && resolve());
+    // A server that ends before it listens (the port taken or out of range) ends the run.
+    server.on('exit', (code) => reject(new Error(`the boardgame.io server on port ${port} exited (${code}) before listening`)));
+  });
   // Every match is set up before any is played (as `rooms_load` holds its rooms first), 50
   // at a time.
   const matches = [];
@@ -157,6 +176,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  console.error(`load.cjs: ${error instanceof Error ? error.message : error}`);
   process.exit(1);
 });
