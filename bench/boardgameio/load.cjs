@@ -1,15 +1,20 @@
 // A closed-loop load on boardgame.io's server, as madang's `rooms_load` puts on its rooms
 // (issue 20, measured side by side): N two-player Ur matches, each player a boardgame.io client
 // on its own socket.io connection, one action in flight per match, random legal actions (a
-// roll, then a piece), a new match whenever one ends. The server runs as a child process so its
-// CPU time (/proc/PID/stat, every thread) is its own.
+// roll, then a piece), the next match on the same connections whenever one ends. The server
+// runs as a child process so its CPU time (/proc/PID/stat, every thread) is its own.
 //
-//   node load.cjs --games 100 --seconds 15 --warmup 3 [--port 8123]
+//   node load.cjs --games 100 --seconds 15 --warmup 3 [--spares 3] [--port 8123]
 //
-// Every match is created and joined through the lobby API before the load starts. Prints
-// actions/s over the window, the server's CPU per action and use, the generator's own
-// CPU use, the server's peak memory (VmHWM) and the action round trip (send → the state that
-// answers it, at the acting client): p50, p90, p99, max.
+// Every match is created and joined through the lobby API before the load starts: N to begin
+// with and `--spares` more per match slot for the matches that follow (a slot that runs out
+// creates one while the load runs, and the run says how many it made), so the window measures
+// play, not the lobby. A client moves to its next match with `updateCredentials` and
+// `updateMatchID` on its open connection, as a madang room's rematch keeps its WebSockets.
+//
+// Prints actions/s over the window, the server's CPU per action and use, the generator's own
+// CPU use, the server's peak memory (VmHWM) and the action round trip (send → the first client
+// to receive the state that answers it): p50, p90, p99, max.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -17,7 +22,7 @@ const { Client } = require('boardgame.io/client');
 const { SocketIO } = require('boardgame.io/multiplayer');
 const { Ur, legalPieces } = require('./ur.cjs');
 
-const known = ['games', 'seconds', 'warmup', 'port'];
+const known = ['games', 'seconds', 'warmup', 'spares', 'port'];
 for (let i = 2; i < process.argv.length; i += 2) {
   const flag = process.argv[i];
   if (!flag.startsWith('--') || !known.includes(flag.slice(2))) {
@@ -26,32 +31,30 @@ for (let i = 2; i < process.argv.length; i += 2) {
   }
 }
 
-/** The value of `--name`: a whole number at least `least` (the default when the flag is absent). */
-function option(name, fallback, least) {
+/** The value of `--name`: a whole number from `least` to `most` (the default when absent). */
+function option(name, fallback, least, most = Number.MAX_SAFE_INTEGER) {
   const i = process.argv.indexOf(`--${name}`);
   if (i < 0) return fallback;
   const text = process.argv[i + 1];
   const value = Number(text);
-  if (text === undefined || !/^[0-9]+$/.test(text) || value < least) {
-    console.error(`--${name} takes a whole number of at least ${least}, got ${text === undefined ? 'nothing' : JSON.stringify(text)}`);
+  if (text === undefined || !/^[0-9]+$/.test(text) || value < least || value > most) {
+    console.error(`--${name} takes a whole number from ${least} to ${most}, got ${text === undefined ? 'nothing' : JSON.stringify(text)}`);
     process.exit(2);
   }
   return value;
 }
 
-const games = option('games', 100, 1);
-const seconds = option('seconds', 15, 1);
-const warmup = option('warmup', 3, 0);
-const port = option('port', 8123, 1);
-if (port > 65535) {
-  console.error(`--port takes a TCP port, 1 to 65535, got ${port}`);
-  process.exit(2);
-}
+const games = option('games', 100, 1, 100000);
+const seconds = option('seconds', 15, 1, 86400);
+const warmup = option('warmup', 3, 0, 86400);
+const spares = option('spares', 3, 0, 1000);
+const port = option('port', 8123, 1, 65535);
 const base = `http://localhost:${port}`;
 const ticks = 100; // clock ticks per second (`getconf CLK_TCK` on Linux)
 
 function cpuSeconds(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / ticks; // utime, stime
 }
 
@@ -69,6 +72,17 @@ async function post(url, body) {
 let measuring = false;
 let actions = 0;
 let finishedGames = 0;
+let createdDuringLoad = 0;
+/** The match slots that had an action answered during the window. */
+const moving = new Set();
+// Play starts when every client has connected and synced its first match (2000 connections
+// opening while the first matches play starve each other).
+let started = false;
+let connected = 0;
+const starters = [];
+let everyoneConnected = () => {};
+let inPlay = 0;
+const inPlaySamples = [];
 const roundTrips = [];
 
 /** A new match with both seats taken: its id and each player's credentials. */
@@ -82,96 +96,152 @@ async function createMatch(slot) {
   return { matchID, credentials };
 }
 
-/** One match: two clients playing random legal actions until it ends. */
-async function play({ matchID, credentials }) {
+/**
+ * One match slot: two clients play `matches[0]`, then each next match on the same connections,
+ * until `until()` (ms, `performance.now()`).
+ */
+async function slotLoop(slot, matches, until) {
+  const match = matches.shift();
+  // Per client: whether it shows the current match yet. After a switch a client still holds
+  // the finished match (its state is over) until the next one's first state arrives.
+  const live = [false, false];
+  // Per client: it has seen the current match end.
+  const over = [false, false];
+  const play = { sentAt: 0, sentState: -1, done: false, resolve: () => {} };
   const clients = ['0', '1'].map((playerID, i) =>
-    Client({ game: Ur, multiplayer: SocketIO({ server: base }), matchID, playerID, credentials: credentials[i], debug: false }),
+    Client({ game: Ur, multiplayer: SocketIO({ server: base, socketOpts: { transports: ['websocket'] } }), matchID: match.matchID, playerID, credentials: match.credentials[i], debug: false }),
   );
-  let sentAt = 0;
-  let sentState = -1;
-  let done = false;
-  await new Promise((resolve) => {
-    for (const client of clients) {
-      client.subscribe((state) => {
-        if (!state || done) return;
-        if (state.ctx.gameover) {
-          done = true;
+  const handlers = clients.map((client, i) => (state) => {
+      if (!state) return;
+      if (!started) {
+        if (!synced[i]) {
+          synced[i] = true;
+          connected += 1;
+          if (connected === 2 * games) everyoneConnected();
+        }
+        return;
+      }
+      if (!live[i]) {
+        if (state.ctx.gameover) return;
+        live[i] = true;
+      }
+      const now = performance.now();
+      const answered = state._stateID > play.sentState && play.sentState >= 0;
+      if (state.ctx.gameover) {
+        if (!play.done) {
+          if (answered && measuring) {
+            actions += 1;
+            roundTrips.push(now - play.sentAt);
+          }
+          play.done = true;
           if (measuring) finishedGames += 1;
-          resolve();
-          return;
         }
-        if (state.ctx.currentPlayer !== client.playerID || state._stateID <= sentState) return;
-        const now = performance.now();
-        if (sentState >= 0 && measuring) {
-          actions += 1;
-          roundTrips.push(now - sentAt);
-        }
-        sentAt = now;
-        sentState = state._stateID;
-        if (state.G.roll === null) {
-          client.moves.roll();
-        } else {
-          const legal = legalPieces(state.G, Number(client.playerID));
-          client.moves.move(legal[Math.floor(Math.random() * legal.length)]);
-        }
-      });
-      client.start();
-    }
+        // The next match starts when both clients have seen this one end: a client switched
+        // earlier would show it the last state it had of this match, as if it were the next's.
+        over[i] = true;
+        if (over[0] && over[1]) play.resolve();
+        return;
+      }
+      if (play.done) return;
+      if (state.ctx.currentPlayer !== client.playerID || state._stateID <= play.sentState) return;
+      if (answered && measuring) {
+        actions += 1;
+        roundTrips.push(now - play.sentAt);
+        moving.add(slot);
+      }
+      play.sentAt = now;
+      play.sentState = state._stateID;
+      if (state.G.roll === null) {
+        client.moves.roll();
+      } else {
+        const legal = legalPieces(state.G, Number(client.playerID));
+        client.moves.move(legal[Math.floor(Math.random() * legal.length)]);
+      }
   });
-  for (const client of clients) client.stop();
-}
-
-/** Plays `first`, then new matches (a rematch whenever one ends) until `until`. */
-async function loop(slot, first, until) {
-  let match = first;
-  while (performance.now() < until) {
-    await play(match);
-    match = await createMatch(slot);
+  const synced = [false, false];
+  clients.forEach((client, i) => client.subscribe(handlers[i]));
+  starters.push(() => clients.forEach((client, i) => handlers[i](client.getState())));
+  let ended = new Promise((resolve) => (play.resolve = resolve));
+  inPlay += 1;
+  clients.forEach((client) => client.start());
+  await ended;
+  inPlay -= 1;
+  while (performance.now() < until()) {
+    let next = matches.shift();
+    if (!next) {
+      next = await createMatch(slot);
+      createdDuringLoad += 1;
+    }
+    Object.assign(play, { sentAt: 0, sentState: -1, done: false });
+    live.fill(false);
+    over.fill(false);
+    ended = new Promise((resolve) => (play.resolve = resolve));
+    inPlay += 1;
+    clients.forEach((client, i) => {
+      client.updateCredentials(next.credentials[i]);
+      client.updateMatchID(next.matchID);
+    });
+    await ended;
+    inPlay -= 1;
   }
+  clients.forEach((client) => client.stop());
 }
 
 function percentile(sorted, p) {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
+  return sorted.length ? sorted[Math.floor((p / 100) * (sorted.length - 1))] : NaN;
 }
 
+let server = null;
+// The server goes with the run however it ends (an error, Ctrl-C, a closed pipe).
+process.on('exit', () => server?.kill());
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGPIPE']) process.on(signal, () => process.exit(1));
+
 async function main() {
-  const server = spawn(process.execPath, [path.join(__dirname, 'server.cjs')], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  server = spawn(process.execPath, [path.join(__dirname, 'server.cjs')], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve, reject) => {
     server.stdout.on('data', (d) => d.toString().includes('listening') && resolve());
-    // A server that ends before it listens (the port taken or out of range) ends the run.
+    // A server that ends before it listens (the port taken, say) ends the run.
     server.on('exit', (code) => reject(new Error(`the boardgame.io server on port ${port} exited (${code}) before listening`)));
   });
-  // Every match is set up before any is played (as `rooms_load` holds its rooms first), 50
-  // at a time.
-  const matches = [];
-  for (let slot = 0; slot < games; slot += 50) {
-    const batch = Array.from({ length: Math.min(50, games - slot) }, (_, k) => createMatch(slot + k));
-    matches.push(...(await Promise.all(batch)));
+  // Every match the run will need is set up first, 50 at a time.
+  const perSlot = Array.from({ length: games }, () => []);
+  const total = games * (1 + spares);
+  for (let made = 0; made < total; made += 50) {
+    const batch = Array.from({ length: Math.min(50, total - made) }, (_, k) => createMatch((made + k) % games));
+    (await Promise.all(batch)).forEach((match, k) => perSlot[(made + k) % games].push(match));
   }
-  const end = performance.now() + (warmup + seconds) * 1000;
-  const players = matches.map((match, slot) => loop(slot, match, end));
+  const allConnected = new Promise((resolve) => (everyoneConnected = resolve));
+  const players = perSlot.map((matches, slot) => slotLoop(slot, matches, () => end));
   let failure = null;
   for (const player of players) player.catch((error) => (failure ??= error));
+  await allConnected;
+  started = true;
+  const end = performance.now() + (warmup + seconds) * 1000;
+  starters.forEach((start) => start());
   await new Promise((r) => setTimeout(r, warmup * 1000));
   measuring = true;
+  createdDuringLoad = 0;
+  const sampler = setInterval(() => inPlaySamples.push(inPlay), 100);
   const serverStart = cpuSeconds(server.pid);
   const ownStart = process.cpuUsage();
   const t0 = performance.now();
   await new Promise((r) => setTimeout(r, seconds * 1000));
   measuring = false;
+  clearInterval(sampler);
   if (failure) throw failure;
   const window = (performance.now() - t0) / 1000;
   const serverCpu = cpuSeconds(server.pid) - serverStart;
   const own = process.cpuUsage(ownStart);
   const sorted = roundTrips.slice().sort((a, b) => a - b);
+  const playing = inPlaySamples.slice().sort((a, b) => a - b);
   console.log(`boardgame.io 0.50.2, ${games} two-player Ur matches, closed loop, ${window.toFixed(1)} s window after ${warmup} s`);
-  console.log(`actions/s ${(actions / window).toFixed(0)} (${actions} actions, ${finishedGames} matches finished)`);
+  console.log(`matches in play over the window (sampled every 100 ms): min ${playing[0]}, median ${percentile(playing, 50)} of ${games}; ${moving.size} had an action answered; ${finishedGames} finished, ${createdDuringLoad} created during the window (spares ran out)`);
+  console.log(`actions/s ${(actions / window).toFixed(0)} (${actions} actions)`);
   console.log(`server CPU per action ${((serverCpu / actions) * 1000).toFixed(4)} ms, server CPU use ${((100 * serverCpu) / window).toFixed(0)} %, generator CPU use ${((100 * (own.user + own.system)) / 1e6 / window).toFixed(0)} %`);
   console.log(`server peak memory: ${peakMemory(server.pid)}`);
   console.log(`action round trip: p50 ${percentile(sorted, 50).toFixed(2)} ms, p90 ${percentile(sorted, 90).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms, max ${sorted.length ? sorted[sorted.length - 1].toFixed(2) : NaN} ms`);
   // The matches still in play end with the server: their failures are not the run's.
   for (const player of players) player.catch(() => {});
-  server.kill();
   process.exit(0);
 }
 
