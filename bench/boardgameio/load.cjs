@@ -13,8 +13,9 @@
 // `updateMatchID` on its open connection, as a madang room's rematch keeps its WebSockets.
 //
 // Prints actions/s over the window, the server's CPU per action and use, the generator's own
-// CPU use, the server's peak memory (VmHWM) and the action round trip (send → the first client
-// to receive the state that answers it): p50, p90, p99, max.
+// CPU use, the server's peak memory (VmHWM) and the action round trip (send → the answer's
+// arrival at the client that acts next, or for a match's last action at the first client to see
+// it end): p50, p90, p99, max.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -23,22 +24,34 @@ const { SocketIO } = require('boardgame.io/multiplayer');
 const { Ur, legalPieces } = require('./ur.cjs');
 
 const known = ['games', 'seconds', 'warmup', 'spares', 'port'];
+/** The flags given, by name: `--name value` pairs, each name once. */
+const given = new Map();
 for (let i = 2; i < process.argv.length; i += 2) {
   const flag = process.argv[i];
-  if (!flag.startsWith('--') || !known.includes(flag.slice(2))) {
+  const name = flag.startsWith('--') ? flag.slice(2) : '';
+  if (!known.includes(name)) {
     console.error(`unknown argument ${flag}: the flags are ${known.map((k) => `--${k}`).join(', ')}, each with a value`);
     process.exit(2);
   }
+  if (given.has(name)) {
+    console.error(`--${name} is given twice`);
+    process.exit(2);
+  }
+  const value = process.argv[i + 1];
+  if (value === undefined || value.startsWith('--')) {
+    console.error(`--${name} needs a value`);
+    process.exit(2);
+  }
+  given.set(name, value);
 }
 
 /** The value of `--name`: a whole number from `least` to `most` (the default when absent). */
 function option(name, fallback, least, most = Number.MAX_SAFE_INTEGER) {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const text = process.argv[i + 1];
+  const text = given.get(name);
+  if (text === undefined) return fallback;
   const value = Number(text);
-  if (text === undefined || !/^[0-9]+$/.test(text) || value < least || value > most) {
-    console.error(`--${name} takes a whole number from ${least} to ${most}, got ${text === undefined ? 'nothing' : JSON.stringify(text)}`);
+  if (!/^[0-9]+$/.test(text) || value < least || value > most) {
+    console.error(`--${name} takes a whole number from ${least} to ${most}, got ${JSON.stringify(text)}`);
     process.exit(2);
   }
   return value;
@@ -75,6 +88,8 @@ let finishedGames = 0;
 let createdDuringLoad = 0;
 /** The match slots that had an action answered during the window. */
 const moving = new Set();
+/** Per match slot: when (ms) it last had an action answered. */
+const lastAnswer = [];
 // Play starts when every client has connected and synced its first match (2000 connections
 // opening while the first matches play starve each other).
 let started = false;
@@ -132,6 +147,8 @@ async function slotLoop(slot, matches, until) {
           if (answered && measuring) {
             actions += 1;
             roundTrips.push(now - play.sentAt);
+            moving.add(slot);
+            lastAnswer[slot] = now;
           }
           play.done = true;
           if (measuring) finishedGames += 1;
@@ -148,6 +165,7 @@ async function slotLoop(slot, matches, until) {
         actions += 1;
         roundTrips.push(now - play.sentAt);
         moving.add(slot);
+        lastAnswer[slot] = now;
       }
       play.sentAt = now;
       play.sentState = state._stateID;
@@ -192,17 +210,32 @@ function percentile(sorted, p) {
 }
 
 let server = null;
-// The server goes with the run however it ends (an error, Ctrl-C, a closed pipe).
+let serverListening = false;
+// The server goes with the run however it ends: an error, a signal (said, with the usual
+// 128 + signal number), a closed pipe; and a server whose stdin closes (the run killed with
+// SIGKILL) ends itself (`server.cjs`).
 process.on('exit', () => server?.kill());
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGPIPE']) process.on(signal, () => process.exit(1));
+for (const [signal, number] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1], ['SIGPIPE', 13]]) {
+  process.on(signal, () => {
+    if (signal !== 'SIGPIPE') console.error(`load.cjs: interrupted by ${signal}; the server is stopped`);
+    process.exit(128 + number);
+  });
+}
+
+/** Ends the run with `message` (exit status 1). */
+function fail(message) {
+  console.error(`load.cjs: ${message}`);
+  process.exit(1);
+}
 
 async function main() {
-  server = spawn(process.execPath, [path.join(__dirname, 'server.cjs')], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((resolve, reject) => {
-    server.stdout.on('data', (d) => d.toString().includes('listening') && resolve());
-    // A server that ends before it listens (the port taken, say) ends the run.
-    server.on('exit', (code) => reject(new Error(`the boardgame.io server on port ${port} exited (${code}) before listening`)));
-  });
+  server = spawn(process.execPath, [path.join(__dirname, 'server.cjs')], { env: { ...process.env, PORT: String(port) }, stdio: ['pipe', 'pipe', 'inherit'] });
+  // A server that ends before the run does (the port taken, a crash) ends the run.
+  server.on('exit', (code, signal) =>
+    fail(`the boardgame.io server on port ${port} exited (${signal ?? code}) ${serverListening ? 'during the run' : 'before listening'}`),
+  );
+  await new Promise((resolve) => server.stdout.on('data', (d) => d.toString().includes('listening') && resolve()));
+  serverListening = true;
   // Every match the run will need is set up first, 50 at a time.
   const perSlot = Array.from({ length: games }, () => []);
   const total = games * (1 + spares);
@@ -214,7 +247,10 @@ async function main() {
   const players = perSlot.map((matches, slot) => slotLoop(slot, matches, () => end));
   let failure = null;
   for (const player of players) player.catch((error) => (failure ??= error));
+  // Every client syncs within a minute, or the run says how many did.
+  const deadline = setTimeout(() => fail(`${connected} of ${2 * games} clients connected and synced within 60 s`), 60000);
   await allConnected;
+  clearTimeout(deadline);
   started = true;
   const end = performance.now() + (warmup + seconds) * 1000;
   starters.forEach((start) => start());
@@ -229,13 +265,16 @@ async function main() {
   measuring = false;
   clearInterval(sampler);
   if (failure) throw failure;
-  const window = (performance.now() - t0) / 1000;
+  const stop = performance.now();
+  const window = (stop - t0) / 1000;
+  // A slot with nothing answered in its last second while others play has stalled.
+  const idle = Array.from({ length: games }, (_, slot) => slot).filter((slot) => !(stop - (lastAnswer[slot] ?? 0) < 1000)).length;
   const serverCpu = cpuSeconds(server.pid) - serverStart;
   const own = process.cpuUsage(ownStart);
   const sorted = roundTrips.slice().sort((a, b) => a - b);
   const playing = inPlaySamples.slice().sort((a, b) => a - b);
   console.log(`boardgame.io 0.50.2, ${games} two-player Ur matches, closed loop, ${window.toFixed(1)} s window after ${warmup} s`);
-  console.log(`matches in play over the window (sampled every 100 ms): min ${playing[0]}, median ${percentile(playing, 50)} of ${games}; ${moving.size} had an action answered; ${finishedGames} finished, ${createdDuringLoad} created during the window (spares ran out)`);
+  console.log(`matches in play over the window (sampled every 100 ms): min ${playing[0]}, median ${percentile(playing, 50)} of ${games}; ${moving.size} had an action answered, ${idle} none in the last second; ${finishedGames} finished, ${createdDuringLoad} created during the window (spares ran out)`);
   console.log(`actions/s ${(actions / window).toFixed(0)} (${actions} actions)`);
   console.log(`server CPU per action ${((serverCpu / actions) * 1000).toFixed(4)} ms, server CPU use ${((100 * serverCpu) / window).toFixed(0)} %, generator CPU use ${((100 * (own.user + own.system)) / 1e6 / window).toFixed(0)} %`);
   console.log(`server peak memory: ${peakMemory(server.pid)}`);
@@ -245,7 +284,4 @@ async function main() {
   process.exit(0);
 }
 
-main().catch((error) => {
-  console.error(`load.cjs: ${error instanceof Error ? error.message : error}`);
-  process.exit(1);
-});
+main().catch((error) => fail(error instanceof Error ? error.message : String(error)));

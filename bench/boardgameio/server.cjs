@@ -6,3 +6,8 @@ const { Ur } = require('./ur.cjs');
 const server = Server({ games: [Ur], origins: [Origins.LOCALHOST, /.*/] });
 const port = Number(process.env.PORT ?? 8000);
 server.run(port, () => console.log(`listening on ${port}`));
+// Run by load.cjs with a pipe as stdin: when that closes, the run is gone, however it ended.
+if (!process.stdin.isTTY) {
+  process.stdin.on('end', () => process.exit(0));
+  process.stdin.resume();
+}

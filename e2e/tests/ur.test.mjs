@@ -104,6 +104,15 @@ test('the phone layout: no sideways scrolling, touch targets of 44 px, keyboard 
   await screenshot(page, 'ur-setup-phone');
   await page.locator('#start').click();
   await page.locator('#board .legal').first().waitFor();
+  // Measured once every highlighted move is laid out: a CI run under load once caught one at
+  // 0×0 just after the first appeared (the board drawn again as it settles). A target that
+  // stayed 0×0 fails here by the wait's timeout.
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('#board .legal')].every((e) => {
+      const box = e.getBoundingClientRect();
+      return box.width > 0 && box.height > 0;
+    }),
+  );
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= PHONE.width, `page is ${width}px wide at ${PHONE.width}px`);
   for (const box of await page.locator('#board .legal').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()))) {
