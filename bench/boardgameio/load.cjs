@@ -100,6 +100,15 @@ let inPlay = 0;
 const inPlaySamples = [];
 const roundTrips = [];
 
+/** Counts an action of match slot `slot` answered at `now` (ms) after `roundTrip` ms, in the window. */
+function recordAnswer(slot, roundTrip, now) {
+  if (!measuring) return;
+  actions += 1;
+  roundTrips.push(roundTrip);
+  moving.add(slot);
+  lastAnswer[slot] = now;
+}
+
 /** A new match with both seats taken: its id and each player's credentials. */
 async function createMatch(slot) {
   const { matchID } = await post(`${base}/games/ur/create`, { numPlayers: 2 });
@@ -144,12 +153,7 @@ async function slotLoop(slot, matches, until) {
       const answered = state._stateID > play.sentState && play.sentState >= 0;
       if (state.ctx.gameover) {
         if (!play.done) {
-          if (answered && measuring) {
-            actions += 1;
-            roundTrips.push(now - play.sentAt);
-            moving.add(slot);
-            lastAnswer[slot] = now;
-          }
+          if (answered) recordAnswer(slot, now - play.sentAt, now);
           play.done = true;
           if (measuring) finishedGames += 1;
         }
@@ -161,12 +165,7 @@ async function slotLoop(slot, matches, until) {
       }
       if (play.done) return;
       if (state.ctx.currentPlayer !== client.playerID || state._stateID <= play.sentState) return;
-      if (answered && measuring) {
-        actions += 1;
-        roundTrips.push(now - play.sentAt);
-        moving.add(slot);
-        lastAnswer[slot] = now;
-      }
+      if (answered) recordAnswer(slot, now - play.sentAt, now);
       play.sentAt = now;
       play.sentState = state._stateID;
       if (state.G.roll === null) {

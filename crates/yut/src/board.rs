@@ -31,14 +31,20 @@ pub const BRANCHES: [(u8, u8, u8); 3] = [(MO_CORNER, 6, 20), (DWITMO, 11, 25), (
 
 /// The two route choices at a branch station, or `None` elsewhere.
 pub fn branch_choices(station: u8) -> Option<(u8, u8)> {
-    // `BRANCHES` as a match (every move asks it; the test below checks the two agree).
-    match station {
-        MO_CORNER => Some((6, 20)),
-        DWITMO => Some((11, 25)),
-        CENTRE => Some((23, 27)),
-        _ => None,
-    }
+    BRANCH_AT.get(usize::from(station)).copied().flatten()
 }
+
+/// [`BRANCHES`] by station, made from it at compile time: every move asks a station's choices.
+const BRANCH_AT: [Option<(u8, u8)>; STATIONS as usize] = {
+    let mut table = [None; STATIONS as usize];
+    let mut i = 0;
+    while i < BRANCHES.len() {
+        let (station, straight, shortcut) = BRANCHES[i];
+        table[station as usize] = Some((straight, shortcut));
+        i += 1;
+    }
+    table
+};
 
 /// The shortcut of a branch station (what `shortcuts: "forced"` always takes).
 pub fn shortcut(station: u8) -> Option<u8> {
