@@ -1,0 +1,298 @@
+//! The least CPU a server can spend on an online move, measured: the loopback TCP work the move
+//! needs and nothing else (issue 20, `docs/server.md`, "The floor under any server").
+//!
+//! ```text
+//! cargo build --release -p madang-server --example io_floor
+//! target/release/examples/io_floor --pairs 100 --seconds 15 [--warmup 3] [--bytes 64]
+//! ```
+//!
+//! N pairs of loopback TCP connections play a closed loop shaped like `rooms_load`'s rooms: in
+//! each pair one connection at a time sends a message of `--bytes` bytes (a move), the server
+//! sends that many bytes to both connections of the pair (the move's result, to both players),
+//! and once both have it the other connection sends the next move. The server is a child
+//! process (this binary with `--serve`) on one thread with one `epoll` loop (`mio`); per move it
+//! makes one `read` (a short read drains a TCP socket, so it does not read again for `EAGAIN`)
+//! and two `write`s, with `TCP_NODELAY` as `madang serve` sets it. It parses nothing, stores
+//! nothing, allocates nothing per move and keeps no game, so its CPU per move (`/proc/PID/stat`,
+//! user + system, over the window) is a floor under any server that tells both players of a move
+//! over TCP on this machine: what a real one spends besides is the protocol, the rules and the
+//! storage. The generator runs on this process's one thread and reports its own CPU too: on a
+//! machine the generator shares, the two together bound the throughput any server could show.
+//!
+//! It also times a system call that does nothing (`getppid`), for the part of each `read` and
+//! `write` that is entering and leaving the kernel.
+
+#![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr, missing_docs)]
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use mio::net::{TcpListener, TcpStream};
+use mio::{Events, Interest, Poll, Token};
+
+const LISTENER: Token = Token(usize::MAX);
+
+/// The value of `--name`, or `default`; a value that is not a whole number in `range` ends the
+/// run with a message naming the flag.
+fn number(name: &str, default: u64, range: std::ops::RangeInclusive<u64>) -> u64 {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(i) = args.iter().position(|a| a == name) else { return default };
+    let Some(text) = args.get(i + 1) else { fail(&format!("{name} needs a value")) };
+    match text.parse::<u64>() {
+        Ok(n) if range.contains(&n) => n,
+        _ => fail(&format!("{name} must be a whole number from {} to {}, got {text:?}", range.start(), range.end())),
+    }
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("io_floor: {message}");
+    std::process::exit(2);
+}
+
+/// One server-side connection.
+struct Conn {
+    stream: TcpStream,
+    /// Bytes of an unfinished message (or of the 4-byte pair number first).
+    pending: Vec<u8>,
+    /// The pair's other connection, once it has said its pair number.
+    partner: Option<usize>,
+    /// Output the socket did not take yet (never under this closed loop; kept for correctness).
+    out: Vec<u8>,
+    pair: Option<u32>,
+}
+
+fn serve(bytes: usize) {
+    let mut poll = Poll::new().unwrap();
+    let mut listener = TcpListener::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    poll.registry().register(&mut listener, LISTENER, Interest::READABLE).unwrap();
+    println!("{}", listener.local_addr().unwrap().port());
+    std::io::stdout().flush().unwrap();
+    let mut conns: Vec<Conn> = Vec::new();
+    let mut waiting: HashMap<u32, usize> = HashMap::new();
+    let mut events = Events::with_capacity(1024);
+    let mut scratch = vec![0u8; 64 * 1024];
+    let message = vec![7u8; bytes];
+    loop {
+        poll.poll(&mut events, None).unwrap();
+        for event in &events {
+            if event.token() == LISTENER {
+                while let Ok((mut stream, _)) = listener.accept() {
+                    stream.set_nodelay(true).unwrap();
+                    let token = Token(conns.len());
+                    poll.registry().register(&mut stream, token, Interest::READABLE | Interest::WRITABLE).unwrap();
+                    conns.push(Conn { stream, pending: Vec::new(), partner: None, out: Vec::new(), pair: None });
+                }
+                continue;
+            }
+            let id = event.token().0;
+            if event.is_writable() && !conns[id].out.is_empty() {
+                let conn = &mut conns[id];
+                match conn.stream.write(&conn.out) {
+                    Ok(n) => drop(conn.out.drain(..n)),
+                    Err(e) if e.kind() == ErrorKind::WouldBlock => {}
+                    Err(_) => return,
+                }
+            }
+            if !event.is_readable() {
+                continue;
+            }
+            loop {
+                let n = match conns[id].stream.read(&mut scratch) {
+                    Ok(0) => return, // the generator closed: the run is over
+                    Ok(n) => n,
+                    Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                    Err(_) => return,
+                };
+                conns[id].pending.extend_from_slice(&scratch[..n]);
+                if conns[id].pair.is_none() && conns[id].pending.len() >= 4 {
+                    let pair = u32::from_le_bytes(conns[id].pending[..4].try_into().unwrap());
+                    conns[id].pending.drain(..4);
+                    conns[id].pair = Some(pair);
+                    if let Some(other) = waiting.remove(&pair) {
+                        conns[id].partner = Some(other);
+                        conns[other].partner = Some(id);
+                    } else {
+                        waiting.insert(pair, id);
+                    }
+                }
+                while conns[id].partner.is_some() && conns[id].pending.len() >= bytes {
+                    conns[id].pending.drain(..bytes);
+                    let partner = conns[id].partner.unwrap_or(id);
+                    for to in [id, partner] {
+                        let conn = &mut conns[to];
+                        if !conn.out.is_empty() {
+                            conn.out.extend_from_slice(&message);
+                            continue;
+                        }
+                        match conn.stream.write(&message) {
+                            Ok(n) if n == message.len() => {}
+                            Ok(n) => conn.out.extend_from_slice(&message[n..]),
+                            Err(e) if e.kind() == ErrorKind::WouldBlock => conn.out.extend_from_slice(&message),
+                            Err(_) => return,
+                        }
+                    }
+                }
+                // A read shorter than the buffer emptied the socket: the next bytes raise a new
+                // edge, so there is no read that would only say `EAGAIN`.
+                if n < scratch.len() {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+fn proc_cpu_ms(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    ticks * 1000.0 / 100.0 // CLK_TCK is 100 on Linux
+}
+
+/// The generator's side of one pair.
+struct Pair {
+    conns: [TcpStream; 2],
+    /// Bytes received by each connection, modulo the message size.
+    received: [usize; 2],
+    /// Whole messages each connection has had for the move in flight.
+    got: [bool; 2],
+    mover: usize,
+    sent: Instant,
+}
+
+fn main() {
+    let bytes = number("--bytes", 64, 1..=16_384) as usize;
+    if std::env::args().any(|a| a == "--serve") {
+        serve(bytes);
+        return;
+    }
+    let pairs = number("--pairs", 100, 1..=10_000) as usize;
+    let seconds = number("--seconds", 15, 1..=3_600);
+    let warmup = number("--warmup", 3, 0..=600);
+    if let Some(unknown) = std::env::args().skip(1).enumerate().find_map(|(i, a)| {
+        (i % 2 == 0 && !["--bytes", "--pairs", "--seconds", "--warmup"].contains(&a.as_str())).then_some(a)
+    }) {
+        fail(&format!("unknown flag {unknown:?}: the flags are --pairs, --seconds, --warmup and --bytes"));
+    }
+
+    // A system call that does nothing, for scale.
+    let t = Instant::now();
+    let calls = 1_000_000u32;
+    let mut sum = 0u32;
+    for _ in 0..calls {
+        sum = sum.wrapping_add(std::os::unix::process::parent_id());
+    }
+    let null_call_ns = t.elapsed().as_nanos() as f64 / f64::from(calls);
+    std::hint::black_box(sum);
+
+    let exe = std::env::current_exe().unwrap();
+    let mut child = Command::new(exe)
+        .args(["--serve", "--bytes", &bytes.to_string()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let port: u16 = line.trim().parse().unwrap_or_else(|_| fail("the server did not say its port"));
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+
+    let mut poll = Poll::new().unwrap();
+    let mut set = Vec::with_capacity(pairs);
+    for p in 0..pairs {
+        let connect = || {
+            let mut s = std::net::TcpStream::connect(addr).unwrap_or_else(|e| fail(&format!("connecting: {e}")));
+            s.set_nodelay(true).unwrap();
+            s.write_all(&(p as u32).to_le_bytes()).unwrap();
+            s.set_nonblocking(true).unwrap();
+            TcpStream::from_std(s)
+        };
+        let mut conns = [connect(), connect()];
+        for (side, conn) in conns.iter_mut().enumerate() {
+            poll.registry().register(conn, Token(p * 2 + side), Interest::READABLE).unwrap();
+        }
+        set.push(Pair { conns, received: [0; 2], got: [false; 2], mover: 0, sent: Instant::now() });
+    }
+    // Every pair's partner is known once both said their number; a short pause lets the server
+    // read them all before the first moves.
+    std::thread::sleep(Duration::from_millis(200));
+    let message = vec![1u8; bytes];
+    for pair in &mut set {
+        pair.sent = Instant::now();
+        pair.conns[0].write_all(&message).unwrap();
+    }
+
+    let start = Instant::now();
+    let window_start = start + Duration::from_secs(warmup);
+    let end = window_start + Duration::from_secs(seconds);
+    let (mut moves, mut round_trips) = (0u64, Vec::<u32>::new());
+    let (mut server0, mut own0) = (None, 0.0);
+    let mut events = Events::with_capacity(1024);
+    let mut scratch = vec![0u8; 64 * 1024];
+    loop {
+        let now = Instant::now();
+        if now >= end {
+            break;
+        }
+        if server0.is_none() && now >= window_start {
+            server0 = Some(proc_cpu_ms(child.id()));
+            own0 = proc_cpu_ms(std::process::id());
+            moves = 0;
+            round_trips.clear();
+        }
+        poll.poll(&mut events, Some(Duration::from_millis(100))).unwrap();
+        for event in &events {
+            let (p, side) = (event.token().0 / 2, event.token().0 % 2);
+            let pair = &mut set[p];
+            loop {
+                let n = match pair.conns[side].read(&mut scratch) {
+                    Ok(0) => fail("the server closed a connection"),
+                    Ok(n) => n,
+                    Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                    Err(e) => fail(&format!("reading: {e}")),
+                };
+                pair.received[side] += n;
+                if pair.received[side] >= bytes {
+                    pair.received[side] -= bytes;
+                    pair.got[side] = true;
+                }
+                if n < scratch.len() {
+                    break;
+                }
+            }
+            if pair.got == [true, true] {
+                pair.got = [false, false];
+                moves += 1;
+                round_trips.push(pair.sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
+                pair.mover = 1 - pair.mover;
+                pair.sent = Instant::now();
+                let mover = pair.mover;
+                pair.conns[mover].write_all(&message).unwrap_or_else(|e| fail(&format!("writing: {e}")));
+            }
+        }
+    }
+    let window = Instant::now().duration_since(window_start).as_secs_f64();
+    let server_ms = proc_cpu_ms(child.id()) - server0.unwrap_or(0.0);
+    let own_ms = proc_cpu_ms(std::process::id()) - own0;
+    drop(set);
+    let _ = child.kill();
+    let _ = child.wait();
+    round_trips.sort_unstable();
+    let q = |f: f64| round_trips.get(((round_trips.len() as f64 - 1.0) * f) as usize).copied().unwrap_or(0);
+    println!("pairs: {pairs}, message {bytes} bytes; window {window:.1} s");
+    println!("moves: {moves} ({:.0} /s)", moves as f64 / window);
+    println!(
+        "server CPU: {server_ms:.0} ms = {:.1} % of one core; {:.2} µs per move (one read, two writes)",
+        server_ms / window / 10.0,
+        server_ms * 1000.0 / moves.max(1) as f64
+    );
+    println!(
+        "generator CPU: {:.1} % of one core; {:.2} µs per move (one write, two reads)",
+        own_ms / window / 10.0,
+        own_ms * 1000.0 / moves.max(1) as f64
+    );
+    println!("round trip: p50 {} µs, p99 {} µs, max {} µs", q(0.5), q(0.99), q(1.0));
+    println!("a system call that does nothing (getppid): {null_call_ns:.0} ns");
+}
