@@ -91,6 +91,16 @@ test('an Ur room: create, join by link, ready, play, resign; both stats count it
   for (const p of [host.page, guest.page]) {
     await p.waitForFunction((v) => Number(document.getElementById('view')?.dataset.version) >= v, room.version);
   }
+  // The pages have applied each move's `changes` to the snapshot they started from; the guest's
+  // page loaded again starts from the whole snapshot (docs/api.md, "Versions"): the same board,
+  // tile by tile, with the same pieces in hand and borne off.
+  const board = (p) => p.evaluate(() => [...document.querySelectorAll('#board .tile, #board .count')].map((e) => e.getAttribute('aria-label') ?? e.textContent));
+  const held = await board(guest.page);
+  assert.ok(held.length > 20, held.join(' | '));
+  await guest.page.reload();
+  await guest.page.waitForFunction((v) => Number(document.getElementById('view')?.dataset.version) >= v, room.version);
+  await guest.page.locator('#board .tile').first().waitFor();
+  assert.deepEqual(await board(guest.page), held);
   // The guest (dark) resigns: light wins.
   await guest.page.locator('#resign').click();
   await guest.page.locator('#resign').click();

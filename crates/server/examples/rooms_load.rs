@@ -14,6 +14,10 @@
 //! games against the computer over them, so most requests are forwarded; the server CPU is
 //! then the nodes' sum, and the CPU of the `postgres` processes is reported too.
 //!
+//! The players' sockets ask for `changes` in their `hello` (what changed in the room's snapshot
+//! since the last broadcast, `docs/api.md`, "Versions"), as the browser client does;
+//! `--whole-snapshots` asks for the whole snapshot in every `events` message instead.
+//!
 //! With `--think-ms T` each room waits 0.5-1.5 × T ms before each move (a paced load: the
 //! round trips then measure the server below saturation instead of its queue; the spread keeps
 //! the rooms that one storage batch answered from moving again together).
@@ -110,13 +114,71 @@ struct Msg {
     kind: String,
     #[serde(default)]
     room: Option<RoomMin>,
+    /// What changed since the last broadcast (the generator's connections ask for it unless
+    /// `--whole-snapshots`).
+    #[serde(default)]
+    changes: Option<ChangesMin>,
 }
 
-#[derive(Deserialize)]
+/// The part of a room's snapshot the generator plays from.
+#[derive(Deserialize, Default)]
 struct RoomMin {
     status: String,
     #[serde(default)]
     state: Option<StateMin>,
+}
+
+#[derive(Deserialize)]
+struct ChangesMin {
+    set: SetMin,
+}
+
+/// The changed fields the generator reads (`docs/api.md`, "Versions"); those it does not read
+/// are skipped, and none of these is ever removed.
+#[derive(Deserialize)]
+struct SetMin {
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    state: Option<Option<StateMin>>,
+    #[serde(default, rename = "state.to_act", deserialize_with = "present")]
+    to_act: Option<Option<String>>,
+    #[serde(default, rename = "state.moves")]
+    moves: Option<Vec<MoveMin>>,
+    #[serde(default, rename = "state.version")]
+    version: Option<u64>,
+}
+
+/// A field that is there, `null` included (serde reads a `null` `Option<Option<T>>` as absent).
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+impl RoomMin {
+    /// The view after an `events` or `snapshot` message.
+    fn apply(&mut self, msg: Msg) {
+        if let Some(room) = msg.room {
+            *self = room;
+        } else if let Some(ChangesMin { set }) = msg.changes {
+            if let Some(status) = set.status {
+                self.status = status;
+            }
+            if let Some(state) = set.state {
+                self.state = state;
+            }
+            if let Some(state) = &mut self.state {
+                if let Some(to_act) = set.to_act {
+                    state.to_act = to_act;
+                }
+                if let Some(moves) = set.moves {
+                    state.moves = moves;
+                }
+                if let Some(version) = set.version {
+                    state.version = version;
+                }
+            }
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -192,21 +254,24 @@ async fn next_events(ws: &mut Ws) -> Msg {
     next_of(ws, &["events", "snapshot"], |m: &Msg| m.kind.as_str()).await
 }
 
-async fn connect(addr: &str, code: &str, token: &str) -> Ws {
+/// Opens a room socket and says `hello` (asking for changes unless `--whole-snapshots`);
+/// returns the socket and the catch-up.
+async fn connect(addr: &str, code: &str, token: &str) -> (Ws, Msg) {
     let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(8 * 1024);
     let (mut ws, _) =
         tokio_tungstenite::connect_async_with_config(format!("ws://{addr}/api/rooms/{code}/ws"), Some(config), true)
             .await
             .unwrap();
-    send(&mut ws, json!({"type": "hello", "token": token})).await;
-    next_events(&mut ws).await;
-    ws
+    let changes = !std::env::args().any(|a| a == "--whole-snapshots");
+    send(&mut ws, json!({"type": "hello", "token": token, "changes": changes})).await;
+    let catch_up = next_events(&mut ws).await;
+    (ws, catch_up)
 }
 
 /// Sets a room up. With several nodes the room is created on node `n`, joined through the
 /// next, and each player's WebSocket goes through yet another: most requests reach a node that
 /// does not own the room and are forwarded (a load balancer without stickiness).
-async fn setup(addrs: &[String], n: usize) -> [Player; 2] {
+async fn setup(addrs: &[String], n: usize) -> ([Player; 2], RoomMin) {
     let at = |k: usize| addrs[(n + k) % addrs.len()].as_str();
     let http = reqwest::Client::new();
     let (mut c1, mut c2) = (None, None);
@@ -217,14 +282,19 @@ async fn setup(addrs: &[String], n: usize) -> [Player; 2] {
     let joined = http_post(&http, &mut c2, &format!("http://{}/api/rooms/{code}/join", at(1)), json!({})).await;
     let host_token = created["token"].as_str().unwrap().to_owned();
     let guest_token = joined["token"].as_str().unwrap_or_else(|| panic!("joining a room failed: {joined}")).to_owned();
-    let mut host = Player { ws: connect(at(2), &code, &host_token).await, seat: "light".into(), token: host_token };
-    let mut guest = Player { ws: connect(at(1), &code, &guest_token).await, seat: "dark".into(), token: guest_token };
-    next_events(&mut host.ws).await; // the guest's presence
+    // The room as the host's socket shows it: every broadcast is read there, and the game
+    // reads one copy of each from then on.
+    let mut view = RoomMin::default();
+    let (ws, catch_up) = connect(at(2), &code, &host_token).await;
+    view.apply(catch_up);
+    let mut host = Player { ws, seat: "light".into(), token: host_token };
+    let mut guest = Player { ws: connect(at(1), &code, &guest_token).await.0, seat: "dark".into(), token: guest_token };
+    view.apply(next_events(&mut host.ws).await); // the guest's presence
     send(&mut guest.ws, json!({"type": "ready", "token": guest.token})).await;
     next_events(&mut guest.ws).await;
-    next_events(&mut host.ws).await;
+    view.apply(next_events(&mut host.ws).await);
     send(&mut host.ws, json!({"type": "start", "token": host.token})).await;
-    [host, guest]
+    ([host, guest], view)
 }
 
 struct Stats {
@@ -330,23 +400,22 @@ async fn slow_socket(addr: String, stats: Arc<Stats>) {
 }
 
 async fn play(
-    mut players: [Player; 2],
+    (mut players, mut view): ([Player; 2], RoomMin),
     stats: Arc<Stats>,
     rtts: Rc<std::cell::RefCell<Vec<u32>>>,
     mut seed: u64,
     think: Duration,
 ) {
     // The start's events message on both sockets.
-    let mut msg = next_events(&mut players[0].ws).await;
+    view.apply(next_events(&mut players[0].ws).await);
     next_text(&mut players[1].ws).await;
     while !stats.stop.load(Ordering::Relaxed) {
-        let room = msg.room.take().unwrap();
-        let state = room.state.unwrap();
-        if room.status == "finished" {
+        let state = view.state.as_ref().unwrap();
+        if view.status == "finished" {
             for i in 0..2 {
                 let token = players[i].token.clone();
                 send(&mut players[i].ws, json!({"type": "rematch", "token": token})).await;
-                msg = next_events(&mut players[i].ws).await;
+                view.apply(next_events(&mut players[i].ws).await);
                 next_text(&mut players[1 - i].ws).await;
             }
             continue;
@@ -357,20 +426,18 @@ async fn play(
         let mover = usize::from(state.to_act.as_deref() != Some(players[0].seat.as_str()));
         let action = &state.moves[(next_random(&mut seed) % state.moves.len() as u64) as usize].action;
         let token = players[mover].token.clone();
+        let before = state.version;
         let start = Instant::now();
-        send(
-            &mut players[mover].ws,
-            json!({"type": "move", "action": action, "version": state.version, "token": token}),
-        )
-        .await;
-        msg = next_events(&mut players[mover].ws).await;
+        send(&mut players[mover].ws, json!({"type": "move", "action": action, "version": before, "token": token}))
+            .await;
+        view.apply(next_events(&mut players[mover].ws).await);
         let rtt = start.elapsed();
-        let after = msg.room.as_ref().and_then(|r| r.state.as_ref()).map_or(state.version, |s| s.version);
+        let after = view.state.as_ref().map_or(before, |s| s.version);
         // The other player's copy of the same message, not parsed.
         next_text(&mut players[1 - mover].ws).await;
         if stats.measuring.load(Ordering::Relaxed) {
             stats.moves.fetch_add(1, Ordering::Relaxed);
-            stats.actions.fetch_add(after - state.version, Ordering::Relaxed);
+            stats.actions.fetch_add(after - before, Ordering::Relaxed);
             rtts.borrow_mut().push(u32::try_from(rtt.as_micros()).unwrap_or(u32::MAX));
         }
     }

@@ -25,13 +25,35 @@ struct RoomWs {
     version: u64,
     /// Every event applied, by version (checks that none is missed or repeated).
     seen: Vec<u64>,
+    /// Said `hello` with `changes`: broadcasts carry what changed, not the whole snapshot.
+    changes: bool,
+}
+
+/// Applies an `events` message's `changes` to the snapshot `room`, as `docs/api.md`
+/// ("Versions") says: every path of `set` (`version`, `state.moves`) takes its value, every path
+/// of `removed` goes.
+fn apply_changes(room: &mut Value, changes: &Value) {
+    for (path, value) in changes["set"].as_object().expect("set") {
+        match path.split_once('.') {
+            Some((outer, inner)) => room[outer][inner] = value.clone(),
+            None => room[path] = value.clone(),
+        }
+    }
+    for path in changes["removed"].as_array().expect("removed") {
+        let path = path.as_str().expect("a path");
+        let (outer, inner) = match path.split_once('.') {
+            Some((outer, inner)) => (&mut room[outer], inner),
+            None => (&mut *room, path),
+        };
+        assert!(outer.as_object_mut().expect("an object").remove(inner).is_some(), "{path} was there");
+    }
 }
 
 impl RoomWs {
     async fn connect(server: &TestServer, code: &str) -> RoomWs {
         let request = format!("ws://{}/api/rooms/{code}/ws", server.addr).into_client_request().unwrap();
         let (stream, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-        RoomWs { stream, room: Value::Null, version: 0, seen: Vec::new() }
+        RoomWs { stream, room: Value::Null, version: 0, seen: Vec::new(), changes: false }
     }
 
     async fn send(&mut self, value: Value) {
@@ -76,7 +98,14 @@ impl RoomWs {
                     self.seen.push(v);
                     check_game_event(e);
                 }
-                self.room = message["room"].clone();
+                if let Some(changes) = message.get("changes") {
+                    // Asked for with `hello`: what changed since the snapshot held (docs/api.md,
+                    // "Versions"), never together with `room`.
+                    assert!(self.changes && message.get("room").is_none(), "{message}");
+                    apply_changes(&mut self.room, changes);
+                } else {
+                    self.room = message["room"].clone();
+                }
                 assert_eq!(self.room["version"].as_u64().unwrap(), to);
                 self.version = to;
             }
@@ -86,7 +115,7 @@ impl RoomWs {
 
     /// `hello`; returns the welcome and applies the catch-up that follows it.
     async fn hello(&mut self, token: Option<&str>, version: Option<u64>) -> Value {
-        self.send(json!({"type": "hello", "token": token, "version": version})).await;
+        self.send(json!({"type": "hello", "token": token, "version": version, "changes": self.changes})).await;
         let welcome = self.recv().await;
         assert_eq!(welcome["type"], "welcome", "{welcome}");
         let catch_up = self.recv().await;
@@ -172,11 +201,17 @@ async fn create_room(server: &TestServer, body: Value) -> (String, Player) {
 }
 
 async fn join(server: &TestServer, code: &str, body: Value) -> Player {
+    join_asking(server, code, body, false).await
+}
+
+/// Joins, and says `hello` asking for `changes` (or whole snapshots) in the broadcasts.
+async fn join_asking(server: &TestServer, code: &str, body: Value, changes: bool) -> Player {
     let mut http = server.client();
     let (status, joined) = http.post(&format!("/api/rooms/{code}/join"), body).await;
     assert_eq!(status, 200, "{joined}");
     let token = joined["token"].as_str().unwrap().to_owned();
     let mut ws = RoomWs::connect(server, code).await;
+    ws.changes = changes;
     ws.hello(Some(&token), None).await;
     Player { http, seat: joined["seat"].as_str().unwrap().to_owned(), token, ws }
 }
@@ -264,7 +299,10 @@ async fn a_yut_team_game_with_four_clients_plays_to_the_end_and_counts_for_every
         assert!(list["rooms"].as_array().unwrap().iter().any(|r| r["code"] == code.as_str()), "{list}");
         let mut players = vec![host];
         for seat in ["B1", "A2", "B2"] {
-            let mut p = join(&server, &code, json!({"nickname": format!("player {seat}"), "seat": seat})).await;
+            // The B players ask for changes instead of whole snapshots: every step below checks
+            // that their views are the server's all the same.
+            let body = json!({"nickname": format!("player {seat}"), "seat": seat});
+            let mut p = join_asking(&server, &code, body, seat.starts_with('B')).await;
             assert_eq!(p.seat, seat);
             p.ws.catch_up(0).await;
             players.push(p);
@@ -306,7 +344,8 @@ async fn an_ur_game_from_room_creation_to_the_end_draw_and_rematch() {
         let dir = TempDir::new("rooms-ur");
         let server = TestServer::start_with(&dir, database, false, fast()).await;
         let (code, host) = create_room(&server, json!({"game": "ur", "rules": {"pieces": 2}})).await;
-        let guest = join(&server, &code, json!({"nickname": "Dark"})).await;
+        // The guest asks for changes: the views are compared with the server's after every step.
+        let guest = join_asking(&server, &code, json!({"nickname": "Dark"}), true).await;
         assert_eq!(guest.seat, "dark");
         let mut players = vec![host, guest];
         start(&mut players, &code).await;
@@ -1075,6 +1114,9 @@ async fn run_case(server: &TestServer, steps: Vec<Step>) -> Result<(), TestCaseE
             Step::Reconnect(_) => {
                 if m.ws.is_none() {
                     let mut ws = RoomWs::connect(server, &code).await;
+                    // Every other player asks for changes: both kinds of broadcast must leave
+                    // the same snapshot as the server's (checked after every step).
+                    ws.changes = who % 2 == 1;
                     let resume = m.last.1;
                     ws.room = m.last.0.clone();
                     ws.version = resume;

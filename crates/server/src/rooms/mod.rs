@@ -13,6 +13,7 @@
 //!   before anyone hears of a change; after a restart (or when unloaded while idle) a room is
 //!   rebuilt on first use of its code (`Registry::open`), and public lobbies at start.
 
+mod changes;
 pub mod protocol;
 pub mod room;
 pub mod state;

@@ -30,6 +30,10 @@ pub enum Command {
         /// The last room version the client applied (none: a snapshot).
         #[serde(default)]
         version: Option<u64>,
+        /// The `events` messages broadcast after the catch-up carry what changed in the snapshot
+        /// (`changes`) instead of the whole snapshot (`room`) when they can (default false).
+        #[serde(default)]
+        changes: bool,
     },
     /// Liveness.
     Ping {},

@@ -7,6 +7,7 @@
 //! `events` message (serialised once).
 
 use std::collections::{HashMap, VecDeque};
+use std::fmt::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -20,6 +21,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::RoomConfig;
+use super::changes::Parts;
 use super::protocol::{ClientMessage, Command};
 use super::state::{Announce, Context, Fresh, RoomEvent, RoomState, Settings, Status, constant_time_eq};
 pub use super::state::{Saved, SavedSeat, token_hash};
@@ -107,6 +109,8 @@ struct Conn {
     hello: bool,
     seat: Option<usize>,
     token: Option<String>,
+    /// Said `hello` with `changes`: its broadcasts carry what changed (`changes`), not `room`.
+    changes: bool,
 }
 
 /// What a room is created with.
@@ -138,11 +142,30 @@ pub struct Room {
     seat_conns: Vec<usize>,
     /// The state document last written (`rooms.state`): written again when it changes.
     saved: String,
+    /// The snapshot of the last broadcast, in parts, while a connection asks for changes: the
+    /// next broadcast's `changes` are worked out from it (`None`: none kept, the next broadcast
+    /// carries the whole snapshot to everyone).
+    sent: Option<Parts>,
     /// On a cluster, the public listing last stored (`rooms.listing`): stored again when it
     /// changes. `None` until the first store (a rebuilt room's stored listing may be stale).
     published: Option<Option<Value>>,
     /// On a cluster, the lease the room was created or rebuilt under: its writes prove it.
     fence: Option<crate::cluster::Fence>,
+}
+
+/// An `events` message from version `from` to `to` carrying `events` (their JSON texts) and,
+/// under `key`, `body`: the whole snapshot (`room`) or what changed in it (`changes`).
+fn events_message(from: u64, to: u64, events: &[&str], key: &str, body: &str) -> String {
+    let mut text = String::with_capacity(body.len() + events.iter().map(|e| e.len() + 1).sum::<usize>() + 64);
+    let _ = write!(text, "{{\"type\":\"events\",\"from\":{from},\"to\":{to},\"events\":[");
+    for (i, e) in events.iter().enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(e);
+    }
+    let _ = write!(text, "],\"{key}\":{body}}}");
+    text
 }
 
 fn refuse(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
@@ -204,6 +227,7 @@ impl Room {
             conns: HashMap::new(),
             seat_conns: vec![0; seats],
             saved,
+            sent: None,
             published: None,
             fence,
         }
@@ -461,20 +485,9 @@ impl Room {
         events
     }
 
+    /// An `events` message from version `from` to the current one with the whole snapshot.
     fn events_message(&self, from: u64, events: &[&str]) -> String {
-        let room = self.snapshot_text();
-        let mut text = String::with_capacity(room.len() + events.iter().map(|e| e.len() + 1).sum::<usize>() + 64);
-        text.push_str(&format!("{{\"type\":\"events\",\"from\":{from},\"to\":{},\"events\":[", self.version));
-        for (i, e) in events.iter().enumerate() {
-            if i > 0 {
-                text.push(',');
-            }
-            text.push_str(e);
-        }
-        text.push_str("],\"room\":");
-        text.push_str(&room);
-        text.push('}');
-        text
+        events_message(from, self.version, events, "room", &self.snapshot_text())
     }
 
     /// Sends the pending events to every connection that said hello, in one message.
@@ -486,9 +499,37 @@ impl Room {
             let from = self.version - self.pending.len() as u64;
             let events = self.commit_events();
             let refs: Vec<&str> = events.iter().map(String::as_str).collect();
-            let message = Utf8Bytes::from(self.events_message(from, &refs));
+            // One message for the connections that asked for changes (when the last broadcast's
+            // snapshot was kept to compare with) and one for the others, each serialised once.
+            let listening = || self.conns.values().filter(|c| c.hello);
+            let (changed, whole) = (listening().any(|c| c.changes), listening().any(|c| !c.changes));
+            let parts = if changed {
+                Parts::of(&self.state.snapshot(self.version, &self.state.nicknames())).ok()
+            } else {
+                None
+            };
+            let with_changes = match (&self.sent, &parts) {
+                (Some(sent), Some(parts)) => {
+                    let changes = parts.changes_from(sent);
+                    Some(Utf8Bytes::from(events_message(from, self.version, &refs, "changes", &changes)))
+                }
+                _ => None,
+            };
+            let with_room = (whole || with_changes.is_none()).then(|| {
+                Utf8Bytes::from(match &parts {
+                    Some(parts) => events_message(from, self.version, &refs, "room", parts.text()),
+                    None => events_message(from, self.version, &refs, "room", &self.snapshot_text()),
+                })
+            });
+            self.sent = parts;
             let mut dropped = Vec::new();
             for (id, conn) in &self.conns {
+                let message = match (&with_changes, &with_room) {
+                    (Some(message), _) if conn.changes => message,
+                    (_, Some(message)) => message,
+                    (Some(message), None) => message,
+                    (None, None) => continue,
+                };
                 if conn.hello && conn.out.try_send(Out::Text(message.clone())).is_err() {
                     dropped.push(*id);
                 }
@@ -565,7 +606,7 @@ impl Room {
                     let _ = reply.send(self.snapshot());
                 }
                 Msg::Connect { conn, out } => {
-                    self.conns.insert(conn, Conn { out, hello: false, seat: None, token: None });
+                    self.conns.insert(conn, Conn { out, hello: false, seat: None, token: None, changes: false });
                 }
                 Msg::Incoming { conn, message } => {
                     self.incoming(conn, message).await;
@@ -684,8 +725,11 @@ impl Room {
             return;
         }
         let result = match &message.command {
-            Command::Hello { version } => {
+            Command::Hello { version, changes } => {
                 let version = *version;
+                if let Some(c) = self.conns.get_mut(&conn) {
+                    c.changes = *changes;
+                }
                 self.hello(conn, message.token.clone(), version).await;
                 return;
             }
@@ -736,7 +780,8 @@ impl Room {
                         "bad_token",
                         "no seat of this room has this token (left, or another room's): join again or watch without a token",
                     );
-                    let message = ClientMessage { command: Command::Hello { version }, token: None, id: None };
+                    let message =
+                        ClientMessage { command: Command::Hello { version, changes: false }, token: None, id: None };
                     self.send_error(conn, &error, &message);
                     return;
                 }

@@ -104,15 +104,41 @@ export class RoomState {
 
   /**
    * Which events of an `events` message are new: `null` when the message leaves a gap after the
-   * version applied (reconnect and catch up); an overlap is normal (the catch-up answering a
-   * `hello` may repeat events broadcast while the hello was on its way) and is dropped.
-   * @param {{from: number, to: number, events: any[]}} message
+   * version applied, or carries changes from another version than the one held (reconnect and
+   * catch up); an overlap is normal (the catch-up answering a `hello` may repeat events
+   * broadcast while the hello was on its way) and is dropped.
+   * @param {{from: number, to: number, events: any[], room?: any}} message
    * @returns {any[] | null}
    */
   fresh(message) {
     if (this.version >= 0 && message.from > this.version) return null;
     if (this.version >= 0 && message.to <= this.version) return [];
+    // Changes apply only to the snapshot they were worked out from.
+    if (message.room === undefined && message.from !== this.version) return null;
     return message.events.filter((e) => this.version < 0 || e.version > this.version);
+  }
+
+  /**
+   * The snapshot after an `events` message that carries `changes` (docs/api.md, "Versions"):
+   * the one held, with each field of `set` put in place (a path `state.moves` is the `moves`
+   * of `state`) and each path of `removed` taken out. The held snapshot is not changed.
+   * @param {{set: Record<string, any>, removed: string[]}} changes
+   * @returns {any}
+   */
+  changed(changes) {
+    const room = { ...this.room };
+    if (room.state !== null && typeof room.state === 'object') room.state = { ...room.state };
+    for (const [path, value] of Object.entries(changes.set)) {
+      const [outer, inner] = path.split('.');
+      if (inner === undefined) room[outer] = value;
+      else room[outer][inner] = value;
+    }
+    for (const path of changes.removed) {
+      const [outer, inner] = path.split('.');
+      if (inner === undefined) delete room[outer];
+      else delete room[outer][inner];
+    }
+    return room;
   }
 
   /**
