@@ -3,13 +3,14 @@
 //!
 //! ```text
 //! cargo build --release -p madang-server --example io_floor
-//! target/release/examples/io_floor --pairs 100 --seconds 15 [--warmup 3] [--bytes 64]
+//! target/release/examples/io_floor --pairs 100 --seconds 15 [--warmup 3] [--bytes 64] [--move-bytes 100]
 //! ```
 //!
 //! N pairs of loopback TCP connections play a closed loop shaped like `rooms_load`'s rooms: in
-//! each pair one connection at a time sends a message of `--bytes` bytes (a move), the server
-//! sends that many bytes to both connections of the pair (the move's result, to both players),
-//! and once both have it the other connection sends the next move. The server is a child
+//! each pair one connection at a time sends a message of `--move-bytes` bytes (a move; a room's
+//! `move` command is about 100), the server sends `--bytes` bytes to both connections of the pair
+//! (the move's result, to both players), and once both have it the other connection sends the
+//! next move. The server is a child
 //! process (this binary with `--serve`) on one thread with one `epoll` loop (`mio`); per move it
 //! makes one `read` (a short read drains a TCP socket, so it does not read again for `EAGAIN`)
 //! and two `write`s, with `TCP_NODELAY` as `madang serve` sets it. It parses nothing, stores
@@ -34,10 +35,13 @@ use mio::{Events, Interest, Poll, Token};
 
 const LISTENER: Token = Token(usize::MAX);
 
-/// The value of `--name`, or `default`; a value that is not a whole number in `range` ends the
-/// run with a message naming the flag.
+/// The value of `--name`, or `default`; a value that is not a whole number in `range`, or the
+/// flag given twice, ends the run with a message naming the flag.
 fn number(name: &str, default: u64, range: std::ops::RangeInclusive<u64>) -> u64 {
     let args: Vec<String> = std::env::args().collect();
+    if args.iter().filter(|a| *a == name).count() > 1 {
+        fail(&format!("{name} is given twice"));
+    }
     let Some(i) = args.iter().position(|a| a == name) else { return default };
     let Some(text) = args.get(i + 1) else { fail(&format!("{name} needs a value")) };
     match text.parse::<u64>() {
@@ -63,9 +67,15 @@ struct Conn {
     pair: Option<u32>,
 }
 
-fn serve(bytes: usize) {
-    let mut poll = Poll::new().unwrap();
-    let mut listener = TcpListener::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+fn serve(move_bytes: usize, bytes: usize) {
+    // The run is over when the generator's end of our standard input closes, however it ended.
+    std::thread::spawn(|| {
+        let _ = std::io::copy(&mut std::io::stdin(), &mut std::io::sink());
+        std::process::exit(0);
+    });
+    let mut poll = Poll::new().unwrap_or_else(|e| fail(&format!("the server's poll: {e}")));
+    let mut listener = TcpListener::bind("127.0.0.1:0".parse().unwrap())
+        .unwrap_or_else(|e| fail(&format!("the server cannot listen: {e}")));
     poll.registry().register(&mut listener, LISTENER, Interest::READABLE).unwrap();
     println!("{}", listener.local_addr().unwrap().port());
     std::io::stdout().flush().unwrap();
@@ -79,9 +89,12 @@ fn serve(bytes: usize) {
         for event in &events {
             if event.token() == LISTENER {
                 while let Ok((mut stream, _)) = listener.accept() {
-                    stream.set_nodelay(true).unwrap();
                     let token = Token(conns.len());
-                    poll.registry().register(&mut stream, token, Interest::READABLE | Interest::WRITABLE).unwrap();
+                    if let Err(e) = stream.set_nodelay(true).and_then(|()| {
+                        poll.registry().register(&mut stream, token, Interest::READABLE | Interest::WRITABLE)
+                    }) {
+                        fail(&format!("the server cannot take a connection: {e}"));
+                    }
                     conns.push(Conn { stream, pending: Vec::new(), partner: None, out: Vec::new(), pair: None });
                 }
                 continue;
@@ -117,8 +130,8 @@ fn serve(bytes: usize) {
                         waiting.insert(pair, id);
                     }
                 }
-                while conns[id].partner.is_some() && conns[id].pending.len() >= bytes {
-                    conns[id].pending.drain(..bytes);
+                while conns[id].partner.is_some() && conns[id].pending.len() >= move_bytes {
+                    conns[id].pending.drain(..move_bytes);
                     let partner = conns[id].partner.unwrap_or(id);
                     for to in [id, partner] {
                         let conn = &mut conns[to];
@@ -164,17 +177,21 @@ struct Pair {
 
 fn main() {
     let bytes = number("--bytes", 64, 1..=16_384) as usize;
+    let move_bytes = number("--move-bytes", 100, 1..=16_384) as usize;
     if std::env::args().any(|a| a == "--serve") {
-        serve(bytes);
+        serve(move_bytes, bytes);
         return;
     }
     let pairs = number("--pairs", 100, 1..=10_000) as usize;
     let seconds = number("--seconds", 15, 1..=3_600);
     let warmup = number("--warmup", 3, 0..=600);
     if let Some(unknown) = std::env::args().skip(1).enumerate().find_map(|(i, a)| {
-        (i % 2 == 0 && !["--bytes", "--pairs", "--seconds", "--warmup"].contains(&a.as_str())).then_some(a)
+        (i % 2 == 0 && !["--bytes", "--move-bytes", "--pairs", "--seconds", "--warmup"].contains(&a.as_str()))
+            .then_some(a)
     }) {
-        fail(&format!("unknown flag {unknown:?}: the flags are --pairs, --seconds, --warmup and --bytes"));
+        fail(&format!(
+            "unknown flag {unknown:?}: the flags are --pairs, --seconds, --warmup, --bytes and --move-bytes"
+        ));
     }
 
     // A system call that does nothing, for scale.
@@ -189,11 +206,11 @@ fn main() {
 
     let exe = std::env::current_exe().unwrap();
     let mut child = Command::new(exe)
-        .args(["--serve", "--bytes", &bytes.to_string()])
-        .stdin(Stdio::null())
+        .args(["--serve", "--bytes", &bytes.to_string(), "--move-bytes", &move_bytes.to_string()])
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap_or_else(|e| fail(&format!("starting the server: {e}")));
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let port: u16 = line.trim().parse().unwrap_or_else(|_| fail("the server did not say its port"));
@@ -218,7 +235,7 @@ fn main() {
     // Every pair's partner is known once both said their number; a short pause lets the server
     // read them all before the first moves.
     std::thread::sleep(Duration::from_millis(200));
-    let message = vec![1u8; bytes];
+    let message = vec![1u8; move_bytes];
     for pair in &mut set {
         pair.sent = Instant::now();
         pair.conns[0].write_all(&message).unwrap();
@@ -281,7 +298,7 @@ fn main() {
     let _ = child.wait();
     round_trips.sort_unstable();
     let q = |f: f64| round_trips.get(((round_trips.len() as f64 - 1.0) * f) as usize).copied().unwrap_or(0);
-    println!("pairs: {pairs}, message {bytes} bytes; window {window:.1} s");
+    println!("pairs: {pairs}, moves of {move_bytes} bytes, results of {bytes} bytes to both; window {window:.1} s");
     println!("moves: {moves} ({:.0} /s)", moves as f64 / window);
     println!(
         "server CPU: {server_ms:.0} ms = {:.1} % of one core; {:.2} µs per move (one read, two writes)",

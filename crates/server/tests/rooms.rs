@@ -572,6 +572,20 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
     let mut stranger = RoomWs::connect(&server, &code).await;
     stranger.send(json!({"type": "hello", "token": "00000000000000000000000000000000"})).await;
     assert_eq!(stranger.recv().await["code"], "bad_token");
+    // A refused hello changes nothing, not even how the broadcasts come: the spectator, who asked
+    // for whole snapshots, still gets them after asking for changes with a bad token (its view
+    // checks that no `changes` reach it), and a `changes` that is not a boolean is malformed.
+    spectator.send(json!({"type": "hello", "token": "00000000000000000000000000000000", "changes": true})).await;
+    assert_eq!(spectator.recv().await["code"], "bad_token");
+    spectator.send(json!({"type": "hello", "changes": "yes"})).await;
+    let malformed = spectator.recv().await;
+    assert_eq!(malformed["code"], "malformed_json", "{malformed}");
+    // Two changes: the first broadcast after one asks for changes still carries the whole room.
+    assert!(players[1].act(json!({"type": "chat", "text": "still there?"})).await.is_none());
+    assert!(players[1].act(json!({"type": "chat", "text": "hello?"})).await.is_none());
+    let room = sync_all(&mut players, &code).await;
+    spectator.catch_up(room["version"].as_u64().unwrap()).await;
+    assert_eq!(spectator.room, room);
 
     // Too large, then too fast: told, then disconnected.
     let big = json!({"type": "chat", "text": "x".repeat(5000), "token": token});

@@ -31,9 +31,10 @@ pub enum Command {
         #[serde(default)]
         version: Option<u64>,
         /// The `events` messages broadcast after the catch-up carry what changed in the snapshot
-        /// (`changes`) instead of the whole snapshot (`room`) when they can (default false).
+        /// (`changes`) instead of the whole snapshot (`room`) when they can (default, or `null`:
+        /// false).
         #[serde(default)]
-        changes: bool,
+        changes: Option<bool>,
     },
     /// Liveness.
     Ping {},

@@ -726,11 +726,7 @@ impl Room {
         }
         let result = match &message.command {
             Command::Hello { version, changes } => {
-                let version = *version;
-                if let Some(c) = self.conns.get_mut(&conn) {
-                    c.changes = *changes;
-                }
-                self.hello(conn, message.token.clone(), version).await;
+                self.hello(conn, message.token.clone(), *version, changes.unwrap_or(false)).await;
                 return;
             }
             Command::Ping {} => {
@@ -769,7 +765,7 @@ impl Room {
         self.store_and_take(events).await
     }
 
-    async fn hello(&mut self, conn: u64, token: Option<String>, version: Option<u64>) {
+    async fn hello(&mut self, conn: u64, token: Option<String>, version: Option<u64>, changes: bool) {
         let seat = match &token {
             None => None,
             Some(token) => match self.state.seat_of_token(&token_hash(token)) {
@@ -780,8 +776,11 @@ impl Room {
                         "bad_token",
                         "no seat of this room has this token (left, or another room's): join again or watch without a token",
                     );
-                    let message =
-                        ClientMessage { command: Command::Hello { version, changes: false }, token: None, id: None };
+                    let message = ClientMessage {
+                        command: Command::Hello { version, changes: Some(changes) },
+                        token: None,
+                        id: None,
+                    };
                     self.send_error(conn, &error, &message);
                     return;
                 }
@@ -804,6 +803,8 @@ impl Room {
         if let Some(c) = self.conns.get_mut(&conn) {
             c.seat = seat;
             c.token = token;
+            // Only an accepted hello says how the broadcasts come (a refused one changes nothing).
+            c.changes = changes;
         }
         // Everyone else hears of the presence change first; then this connection catches up.
         self.save_logged().await;
@@ -815,6 +816,13 @@ impl Room {
             &json!({"type": "welcome", "seat": you, "host": host, "spectator": seat.is_none(),
                     "version": self.version, "limits": self.config.limits()}),
         );
+        // The next broadcast's changes are worked out from the last broadcast's snapshot, which
+        // this connection's catch-up must then be. It is while every change of the snapshot is
+        // announced by an event (and so broadcast); should one ever not be, the next broadcast
+        // carries the whole snapshot rather than changes from a stale one.
+        if changes && self.sent.as_ref().is_some_and(|sent| sent.text() != self.snapshot_text()) {
+            self.sent = None;
+        }
         let catch_up = match version {
             Some(from) if from <= self.version && self.log.front().is_some_and(|(v, _)| *v <= from + 1) => {
                 let events: Vec<&str> = self.log.iter().filter(|(v, _)| *v > from).map(|(_, e)| e.as_str()).collect();
