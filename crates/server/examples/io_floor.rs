@@ -22,6 +22,14 @@
 //!
 //! It also times a system call that does nothing (`getppid`), for the part of each `read` and
 //! `write` that is entering and leaving the kernel.
+//!
+//! `--stack axum` measures the same loop on the stack the project's server is built on (axum's
+//! WebSocket over tokio's multi-threaded runtime with two workers, as `madang serve` starts it,
+//! with its sockets' read buffer and mimalloc): moves and results are WebSocket text messages, and each connection is a task
+//! that waits on its socket and on a channel (`tokio::select!`), as a room's connection does.
+//! On a move the task sends the result on its own socket and hands it to the partner's task
+//! through the channel: no room task, JSON, rules or storage, so it is a floor under any server
+//! on that stack. `--stack axum-current` runs it on tokio's one-thread runtime instead.
 
 #![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr, missing_docs)]
 
@@ -35,6 +43,10 @@ use mio::{Events, Interest, Poll, Token};
 
 const LISTENER: Token = Token(usize::MAX);
 
+// As `madang serve`.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The value of `--name`, or `default`; a value that is not a whole number in `range`, or the
 /// flag given twice, ends the run with a message naming the flag.
 fn number(name: &str, default: u64, range: std::ops::RangeInclusive<u64>) -> u64 {
@@ -47,6 +59,72 @@ fn number(name: &str, default: u64, range: std::ops::RangeInclusive<u64>) -> u64
     match text.parse::<u64>() {
         Ok(n) if range.contains(&n) => n,
         _ => fail(&format!("{name} must be a whole number from {} to {}, got {text:?}", range.start(), range.end())),
+    }
+}
+
+/// The server under test (`--stack`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stack {
+    /// One `epoll` loop over raw TCP (`mio`).
+    Epoll,
+    /// axum WebSockets on tokio's multi-threaded runtime (two workers).
+    Axum,
+    /// axum WebSockets on tokio's one-thread runtime.
+    AxumCurrent,
+}
+
+impl Stack {
+    const NAMES: [(&'static str, Stack); 3] =
+        [("epoll", Stack::Epoll), ("axum", Stack::Axum), ("axum-current", Stack::AxumCurrent)];
+
+    /// The value of `--stack` (`epoll` when not given); anything else, or the flag given twice,
+    /// ends the run with a message.
+    fn from_args() -> Stack {
+        let args: Vec<String> = std::env::args().collect();
+        if args.iter().filter(|a| *a == "--stack").count() > 1 {
+            fail("--stack is given twice");
+        }
+        let Some(i) = args.iter().position(|a| a == "--stack") else { return Stack::Epoll };
+        let text = args.get(i + 1).map_or("", String::as_str);
+        Stack::NAMES
+            .iter()
+            .find(|(name, _)| *name == text)
+            .map(|(_, stack)| *stack)
+            .unwrap_or_else(|| fail(&format!("--stack must be epoll, axum or axum-current, got {text:?}")))
+    }
+
+    fn name(self) -> &'static str {
+        Stack::NAMES.iter().find(|(_, s)| *s == self).map_or("epoll", |(name, _)| name)
+    }
+
+    /// The bytes on the wire of a message of `len` bytes the server sends (unmasked).
+    fn server_frame(self, len: usize) -> usize {
+        match self {
+            Stack::Epoll => len,
+            _ if len < 126 => len + 2,
+            _ => len + 4,
+        }
+    }
+
+    /// A message of `payload` as the generator sends it: as it is, or as a masked WebSocket
+    /// text frame (a client's frames are masked; the mask here is zero, which leaves the
+    /// payload as it is but is unmasked all the same).
+    fn client_frame(self, payload: &[u8]) -> Vec<u8> {
+        if self == Stack::Epoll {
+            return payload.to_vec();
+        }
+        let mut frame = vec![0x81];
+        match u16::try_from(payload.len()) {
+            Ok(len) if len < 126 => frame.push(0x80 | len as u8),
+            Ok(len) => {
+                frame.push(0x80 | 126);
+                frame.extend_from_slice(&len.to_be_bytes());
+            }
+            Err(_) => fail("a message over 65,535 bytes"),
+        }
+        frame.extend_from_slice(&[0; 4]);
+        frame.extend_from_slice(payload);
+        frame
     }
 }
 
@@ -67,12 +145,106 @@ struct Conn {
     pair: Option<u32>,
 }
 
-fn serve(move_bytes: usize, bytes: usize) {
-    // The run is over when the generator's end of our standard input closes, however it ended.
+/// Ends this process when the generator's end of its standard input closes, however the run
+/// ended.
+fn exit_with_the_generator() {
     std::thread::spawn(|| {
         let _ = std::io::copy(&mut std::io::stdin(), &mut std::io::sink());
         std::process::exit(0);
     });
+}
+
+/// The `axum` stacks' server: `/` upgrades to a WebSocket whose first message is the pair's
+/// number; every later message is a move, answered with `bytes` bytes to both of the pair.
+fn serve_axum(current: bool, bytes: usize) {
+    use std::sync::{Arc, Mutex};
+
+    use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+    use tokio::sync::mpsc;
+
+    /// Connections that said their pair's number and wait for the other: the channel to hand
+    /// it results, and where to learn the other's channel.
+    type Waiting = Arc<Mutex<HashMap<u32, (mpsc::UnboundedSender<Utf8Bytes>, tokio::sync::oneshot::Sender<Partner>)>>>;
+    type Partner = mpsc::UnboundedSender<Utf8Bytes>;
+
+    async fn session(mut socket: WebSocket, waiting: Waiting, result: Utf8Bytes) {
+        let Some(Ok(Message::Text(first))) = socket.recv().await else { return };
+        let Ok(pair) = first.as_str().parse::<u32>() else { return };
+        let (to_me, mut inbox) = mpsc::unbounded_channel();
+        let partner = {
+            let mut table = waiting.lock().unwrap();
+            match table.remove(&pair) {
+                Some((other, tell)) => {
+                    let _ = tell.send(to_me);
+                    Ok(other)
+                }
+                None => {
+                    let (tell, learn) = tokio::sync::oneshot::channel();
+                    table.insert(pair, (to_me, tell));
+                    Err(learn)
+                }
+            }
+        };
+        let partner = match partner {
+            Ok(other) => other,
+            Err(learn) => match learn.await {
+                Ok(other) => other,
+                Err(_) => return,
+            },
+        };
+        loop {
+            tokio::select! {
+                incoming = socket.recv() => match incoming {
+                    Some(Ok(Message::Text(_))) => {
+                        if socket.send(Message::Text(result.clone())).await.is_err() { return }
+                        if partner.send(result.clone()).is_err() { return }
+                    }
+                    Some(Ok(_)) => {}
+                    None | Some(Err(_)) => return,
+                },
+                out = inbox.recv() => match out {
+                    Some(text) => if socket.send(Message::Text(text)).await.is_err() { return },
+                    None => return,
+                },
+            }
+        }
+    }
+
+    exit_with_the_generator();
+    let runtime = if current {
+        tokio::runtime::Builder::new_current_thread().enable_all().build()
+    } else {
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()
+    }
+    .unwrap_or_else(|e| fail(&format!("the server's runtime: {e}")));
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .unwrap_or_else(|e| fail(&format!("the server cannot listen: {e}")));
+        println!("{}", listener.local_addr().unwrap().port());
+        std::io::stdout().flush().unwrap();
+        let waiting: Waiting = Arc::default();
+        let result = Utf8Bytes::from("x".repeat(bytes));
+        let app = axum::Router::new().route(
+            "/",
+            axum::routing::get(move |ws: WebSocketUpgrade| {
+                let (waiting, result) = (waiting.clone(), result.clone());
+                // The read buffer madang's sockets have: tungstenite zeroes its free space on
+                // every read, and its 128 KiB default costs more than the rest of a move.
+                let ws = ws.read_buffer_size(madang_server::limits::SOCKET_READ_BUFFER);
+                async move { ws.on_upgrade(move |socket| session(socket, waiting, result)) }
+            }),
+        );
+        // `madang serve` sets TCP_NODELAY on every connection; so does this.
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
+        axum::serve(listener, app).await.unwrap_or_else(|e| fail(&format!("the server: {e}")));
+    });
+}
+
+fn serve(move_bytes: usize, bytes: usize) {
+    exit_with_the_generator();
     let mut poll = Poll::new().unwrap_or_else(|e| fail(&format!("the server's poll: {e}")));
     let mut listener = TcpListener::bind("127.0.0.1:0".parse().unwrap())
         .unwrap_or_else(|e| fail(&format!("the server cannot listen: {e}")));
@@ -157,6 +329,29 @@ fn serve(move_bytes: usize, bytes: usize) {
     }
 }
 
+/// The WebSocket opening handshake on `stream` (blocking): the request, then the server's
+/// answer up to its blank line, which must be `101 Switching Protocols`.
+fn upgrade(stream: &mut std::net::TcpStream, addr: std::net::SocketAddr) {
+    let request = format!(
+        "GET / HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).unwrap_or_else(|e| fail(&format!("the handshake: {e}")));
+    // Byte by byte, so nothing after the blank line is taken from the stream (the server says
+    // nothing before the first move).
+    let mut answer = Vec::new();
+    let mut byte = [0u8];
+    while !answer.ends_with(b"\r\n\r\n") {
+        match stream.read(&mut byte) {
+            Ok(1) => answer.push(byte[0]),
+            _ => fail("the server closed the connection during the handshake"),
+        }
+    }
+    if !answer.starts_with(b"HTTP/1.1 101") {
+        fail(&format!("the server refused the WebSocket: {}", String::from_utf8_lossy(&answer)));
+    }
+}
+
 fn proc_cpu_ms(pid: u32) -> f64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
     let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
@@ -178,19 +373,24 @@ struct Pair {
 fn main() {
     let bytes = number("--bytes", 64, 1..=16_384) as usize;
     let move_bytes = number("--move-bytes", 100, 1..=16_384) as usize;
+    let stack = Stack::from_args();
     if std::env::args().any(|a| a == "--serve") {
-        serve(move_bytes, bytes);
+        match stack {
+            Stack::Epoll => serve(move_bytes, bytes),
+            Stack::Axum | Stack::AxumCurrent => serve_axum(stack == Stack::AxumCurrent, bytes),
+        }
         return;
     }
     let pairs = number("--pairs", 100, 1..=10_000) as usize;
     let seconds = number("--seconds", 15, 1..=3_600);
     let warmup = number("--warmup", 3, 0..=600);
     if let Some(unknown) = std::env::args().skip(1).enumerate().find_map(|(i, a)| {
-        (i % 2 == 0 && !["--bytes", "--move-bytes", "--pairs", "--seconds", "--warmup"].contains(&a.as_str()))
-            .then_some(a)
+        (i % 2 == 0
+            && !["--bytes", "--move-bytes", "--pairs", "--seconds", "--warmup", "--stack"].contains(&a.as_str()))
+        .then_some(a)
     }) {
         fail(&format!(
-            "unknown flag {unknown:?}: the flags are --pairs, --seconds, --warmup, --bytes and --move-bytes"
+            "unknown flag {unknown:?}: the flags are --pairs, --seconds, --warmup, --bytes, --move-bytes and --stack"
         ));
     }
 
@@ -207,6 +407,7 @@ fn main() {
     let exe = std::env::current_exe().unwrap();
     let mut child = Command::new(exe)
         .args(["--serve", "--bytes", &bytes.to_string(), "--move-bytes", &move_bytes.to_string()])
+        .args(["--stack", stack.name()])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -222,7 +423,12 @@ fn main() {
         let connect = || {
             let mut s = std::net::TcpStream::connect(addr).unwrap_or_else(|e| fail(&format!("connecting: {e}")));
             s.set_nodelay(true).unwrap();
-            s.write_all(&(p as u32).to_le_bytes()).unwrap();
+            if stack == Stack::Epoll {
+                s.write_all(&(p as u32).to_le_bytes()).unwrap();
+            } else {
+                upgrade(&mut s, addr);
+                s.write_all(&stack.client_frame(p.to_string().as_bytes())).unwrap();
+            }
             s.set_nonblocking(true).unwrap();
             TcpStream::from_std(s)
         };
@@ -235,7 +441,9 @@ fn main() {
     // Every pair's partner is known once both said their number; a short pause lets the server
     // read them all before the first moves.
     std::thread::sleep(Duration::from_millis(200));
-    let message = vec![1u8; move_bytes];
+    let message = stack.client_frame(&vec![b'm'; move_bytes]);
+    // What one result is on the wire.
+    let result_bytes = stack.server_frame(bytes);
     for pair in &mut set {
         pair.sent = Instant::now();
         pair.conns[0].write_all(&message).unwrap();
@@ -271,8 +479,8 @@ fn main() {
                     Err(e) => fail(&format!("reading: {e}")),
                 };
                 pair.received[side] += n;
-                if pair.received[side] >= bytes {
-                    pair.received[side] -= bytes;
+                if pair.received[side] >= result_bytes {
+                    pair.received[side] -= result_bytes;
                     pair.got[side] = true;
                 }
                 if n < scratch.len() {
@@ -298,7 +506,10 @@ fn main() {
     let _ = child.wait();
     round_trips.sort_unstable();
     let q = |f: f64| round_trips.get(((round_trips.len() as f64 - 1.0) * f) as usize).copied().unwrap_or(0);
-    println!("pairs: {pairs}, moves of {move_bytes} bytes, results of {bytes} bytes to both; window {window:.1} s");
+    println!(
+        "stack: {}; pairs: {pairs}, moves of {move_bytes} bytes, results of {bytes} bytes to both; window {window:.1} s",
+        stack.name()
+    );
     println!("moves: {moves} ({:.0} /s)", moves as f64 / window);
     println!(
         "server CPU: {server_ms:.0} ms = {:.1} % of one core; {:.2} µs per move (one read, two writes)",
