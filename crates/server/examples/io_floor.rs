@@ -41,26 +41,14 @@ use std::time::{Duration, Instant};
 use mio::net::{TcpListener, TcpStream};
 use mio::{Events, Interest, Poll, Token};
 
+mod common;
+use common::{fail, number};
+
 const LISTENER: Token = Token(usize::MAX);
 
 // As `madang serve`.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-/// The value of `--name`, or `default`; a value that is not a whole number in `range`, or the
-/// flag given twice, ends the run with a message naming the flag.
-fn number(name: &str, default: u64, range: std::ops::RangeInclusive<u64>) -> u64 {
-    let args: Vec<String> = std::env::args().collect();
-    if args.iter().filter(|a| *a == name).count() > 1 {
-        fail(&format!("{name} is given twice"));
-    }
-    let Some(i) = args.iter().position(|a| a == name) else { return default };
-    let Some(text) = args.get(i + 1) else { fail(&format!("{name} needs a value")) };
-    match text.parse::<u64>() {
-        Ok(n) if range.contains(&n) => n,
-        _ => fail(&format!("{name} must be a whole number from {} to {}, got {text:?}", range.start(), range.end())),
-    }
-}
 
 /// The server under test (`--stack`).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -126,11 +114,6 @@ impl Stack {
         frame.extend_from_slice(payload);
         frame
     }
-}
-
-fn fail(message: &str) -> ! {
-    eprintln!("io_floor: {message}");
-    std::process::exit(2);
 }
 
 /// One server-side connection.
@@ -353,10 +336,7 @@ fn upgrade(stream: &mut std::net::TcpStream, addr: std::net::SocketAddr) {
 }
 
 fn proc_cpu_ms(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
-    let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
-    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
-    ticks * 1000.0 / 100.0 // CLK_TCK is 100 on Linux
+    common::cpu_ms(&pid.to_string()).unwrap_or_else(|| fail(&format!("process {pid} is gone")))
 }
 
 /// The generator's side of one pair.

@@ -58,6 +58,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
+mod common;
+
 /// The allocator of the `madang` binary, so that the server measured is the one users run.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -444,10 +446,7 @@ async fn play(
 }
 
 fn proc_cpu_ms(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
-    let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
-    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
-    ticks * 1000.0 / 100.0 // CLK_TCK is 100 on Linux
+    common::cpu_ms(&pid.to_string()).unwrap_or_else(|| common::fail(&format!("the server (process {pid}) is gone")))
 }
 
 fn proc_status(pid: u32, key: &str) -> String {
@@ -706,10 +705,6 @@ fn postgres_cpu_ms() -> f64 {
         .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
         .filter(|pid| std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "postgres"))
         // A backend may end between the listing and the read.
-        .filter_map(|pid| {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-            Some((fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?) * 10.0)
-        })
+        .filter_map(|pid| common::cpu_ms(&pid.to_string()))
         .sum()
 }

@@ -25,36 +25,16 @@ use std::time::Instant;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use sqlx::{Connection, QueryBuilder, Sqlite, SqliteConnection};
 
+mod common;
+use common::{fail, number};
+
 // As `madang serve`.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// The value of `--name`, or `default`; a value that is not a whole number in `range`, or the
-/// flag given twice, ends the run with a message naming the flag.
-fn number(name: &str, default: u64, range: std::ops::RangeInclusive<u64>) -> u64 {
-    let args: Vec<String> = std::env::args().collect();
-    if args.iter().filter(|a| *a == name).count() > 1 {
-        fail(&format!("{name} is given twice"));
-    }
-    let Some(i) = args.iter().position(|a| a == name) else { return default };
-    let Some(text) = args.get(i + 1) else { fail(&format!("{name} needs a value")) };
-    match text.parse::<u64>() {
-        Ok(n) if range.contains(&n) => n,
-        _ => fail(&format!("{name} must be a whole number from {} to {}, got {text:?}", range.start(), range.end())),
-    }
-}
-
-fn fail(message: &str) -> ! {
-    eprintln!("store_floor: {message}");
-    std::process::exit(2);
-}
-
-/// This process's CPU time so far, user and system, every thread: milliseconds.
-fn cpu_ms() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
-    let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
-    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
-    ticks * 1000.0 / 100.0 // CLK_TCK is 100 on Linux
+/// This process's CPU time so far (every thread, sqlx's SQLite worker included): ms.
+fn cpu_ms_self() -> f64 {
+    common::cpu_ms("self").unwrap_or_else(|| fail("cannot read /proc/self/stat"))
 }
 
 fn main() {
@@ -99,10 +79,10 @@ fn main() {
         let commits = actions.div_ceil(batch);
         // The first tenth warms the statement cache and the file; the rest is measured.
         let warm = commits / 10;
-        let (mut cpu0, mut wall0) = (cpu_ms(), Instant::now());
+        let (mut cpu0, mut wall0) = (cpu_ms_self(), Instant::now());
         for commit in 0..commits {
             if commit == warm {
-                (cpu0, wall0) = (cpu_ms(), Instant::now());
+                (cpu0, wall0) = (cpu_ms_self(), Instant::now());
             }
             let mut tx = db.begin().await?;
             let mut insert = QueryBuilder::<Sqlite>::new("INSERT INTO actions (game_id, idx, action) ");
@@ -113,7 +93,7 @@ fn main() {
             tx.commit().await?;
         }
         let stored = (commits - warm) * batch;
-        let cpu = cpu_ms() - cpu0;
+        let cpu = cpu_ms_self() - cpu0;
         let wall = wall0.elapsed().as_secs_f64();
         let table = if log { "a log (no key but the row id)" } else { "keyed by game and index" };
         println!(
