@@ -25,7 +25,7 @@ test('Korean by default for a Korean browser, English one click away, and the ch
 });
 
 test('an English browser gets English; the nickname can be changed', async () => {
-  const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP, locale: 'en-US' });
+  const { page, check, context, allow } = await newPage(env.browser, { viewport: DESKTOP, locale: 'en-US' });
   await page.goto(`${env.server.url}#/`);
   await page.locator('#nickname').waitFor();
   assert.match(await page.locator('#nickname').inputValue(), /^Guest /);
@@ -35,6 +35,19 @@ test('an English browser gets English; the nickname can be changed', async () =>
   const me = await page.evaluate(async () => (await fetch('/api/me')).json());
   assert.equal(me.nickname, 'Mina');
   await screenshot(page, 'home-desktop');
+  // A refused name: "Saved." goes, the error says why beside the button, the name typed stays
+  // to be corrected, and the saved name is still Mina.
+  allow(/422/);
+  await page.locator('#nickname').fill('<b>x</b>');
+  await page.getByRole('button', { name: 'Save' }).click();
+  const status = page.locator('.nickname .status');
+  await status.and(page.locator('.error')).waitFor();
+  assert.doesNotMatch(await status.textContent(), /Saved/);
+  assert.equal(await page.locator('#nickname').inputValue(), '<b>x</b>');
+  assert.equal((await page.evaluate(async () => (await fetch('/api/me')).json())).nickname, 'Mina');
+  // Typing again clears what was said about the old name.
+  await page.locator('#nickname').fill('Mina Kim');
+  assert.equal(await status.textContent(), '');
   check();
   await context.close();
 });

@@ -101,6 +101,18 @@ test('an Ur room: create, join by link, ready, play, resign; both stats count it
   await guest.page.waitForFunction((v) => Number(document.getElementById('view')?.dataset.version) >= v, room.version);
   await guest.page.locator('#board .tile').first().waitFor();
   assert.deepEqual(await board(guest.page), held);
+  // The page loaded again also shows the room's history (`hello` with `history`): the moves so
+  // far and the guest's going away and coming back, entry for entry as the host's page logged
+  // them one by one, and the chat from the lobby.
+  room = await roomOf(host.page, code);
+  for (const p of [host.page, guest.page]) {
+    await p.waitForFunction((v) => Number(document.getElementById('view')?.dataset.version) >= v, room.version);
+  }
+  const logOf = (p) => p.locator('#log li').allTextContents();
+  const hostLog = await logOf(host.page);
+  assert.ok(hostLog.length >= 6, hostLog.join(' | '));
+  assert.deepEqual(await logOf(guest.page), hostLog);
+  await guest.page.locator('#chat li', { hasText: word }).waitFor();
   // The guest (dark) resigns: light wins.
   await guest.page.locator('#resign').click();
   await guest.page.locator('#resign').click();

@@ -70,7 +70,8 @@ enum Command {
     },
     /// Play many seeded games between bots and report win rates and game lengths.
     Sim(Box<sim::SimArgs>),
-    /// Run the game server: the HTTP and WebSocket API for games against the computer and on one screen.
+    /// Run the web app and its HTTP and WebSocket API: games against the computer, on one screen and in
+    /// rooms; the lab.
     Serve(serve::ServeArgs),
     /// List every kind of event each game reports, with its fields (for message catalogues).
     Events {

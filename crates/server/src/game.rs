@@ -330,6 +330,31 @@ impl LiveGame {
         if seats_requested.iter().all(Option::is_some) {
             return Err(ApiError::unprocessable("bad_seats", "at least one seat must be {\"kind\": \"human\"}"));
         }
+        // What the game offers decides who may sit (its catalogue entry's `modes`): several
+        // people at one screen only where it is played on one screen (Ludo's seed seats one
+        // person against three computers), computer seats only where it is played against
+        // the computer.
+        let humans = seats_requested.iter().filter(|s| s.is_none()).count();
+        if humans > 1 && !catalogue::playable(&new.game, madang_games::PlayMode::SameScreen) {
+            return Err(ApiError::unprocessable(
+                "bad_seats",
+                format!(
+                    "{} is not played by several people on one screen (its catalogue entry's `modes`): exactly one \
+                     seat is {{\"kind\": \"human\"}}, but {humans} were given",
+                    new.game
+                ),
+            ));
+        }
+        if humans < seats_requested.len() && !catalogue::playable(&new.game, madang_games::PlayMode::Computer) {
+            return Err(ApiError::unprocessable(
+                "bad_seats",
+                format!(
+                    "{} is not played against the computer (its catalogue entry's `modes`): every seat is \
+                     {{\"kind\": \"human\"}}",
+                    new.game
+                ),
+            ));
+        }
         let mut seats = Vec::with_capacity(names.len());
         for (name, level) in names.iter().zip(seats_requested) {
             if let Some(level) = &level {

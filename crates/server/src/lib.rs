@@ -79,21 +79,39 @@ pub struct Server {
     shutdown: watch::Sender<bool>,
 }
 
+/// The refusal of `--node-url` over SQLite.
+fn cluster_needs_postgres() -> ServerError {
+    ServerError::Config(
+        "--node-url needs --database postgres://…: the nodes of a cluster share one PostgreSQL".to_owned(),
+    )
+}
+
 impl Server {
-    /// Opens storage (creating the data directory, the database and the cookie key as needed,
-    /// and applying migrations) and binds the listener.
+    /// Checks the settings, binds the listener, then opens storage (creating the data
+    /// directory, the database and the cookie key as needed, and applying migrations): a
+    /// setting refused or an address that cannot be bound writes nothing.
     ///
     /// # Errors
     /// A data directory or key file that cannot be used, a database that cannot be opened or
     /// migrated, an address that cannot be bound.
     pub async fn bind(config: Config) -> Result<Server, ServerError> {
-        std::fs::create_dir_all(&config.data_dir)
-            .map_err(|e| ServerError::io(format!("creating the data directory {}", config.data_dir.display()), e))?;
-        let mut key = identity::load_or_create_key(&config.data_dir.join("cookie.key"))?;
+        // What can be refused without a side effect is checked first, and the address bound
+        // before anything is written: a bad setting or a taken port leaves no key file, data
+        // directory or database behind.
+        let public_url = config.public_url.as_deref().map(origin::PublicUrl::parse).transpose()?;
         let url = match &config.database {
             Some(url) => url.clone(),
             None => format!("sqlite://{}", config.data_dir.join("madang.db").display()),
         };
+        if config.cluster.is_some() && db::backend_of(&url)? == db::Backend::Sqlite {
+            return Err(cluster_needs_postgres());
+        }
+        db::backend_of(&url)?;
+        let listener =
+            TcpListener::bind(config.bind).await.map_err(|e| ServerError::io(format!("binding {}", config.bind), e))?;
+        std::fs::create_dir_all(&config.data_dir)
+            .map_err(|e| ServerError::io(format!("creating the data directory {}", config.data_dir.display()), e))?;
+        let mut key = identity::load_or_create_key(&config.data_dir.join("cookie.key"))?;
         let data_dir = config.data_dir.clone();
         let solved = tokio::task::spawn_blocking(move || solved::load_tables(&data_dir))
             .await
@@ -103,8 +121,6 @@ impl Server {
         }
         let mut db = Db::connect(&url, config.synchronous).await?;
         db.set_wal_max_bytes(config.limits.wal_max_bytes);
-        let listener =
-            TcpListener::bind(config.bind).await.map_err(|e| ServerError::io(format!("binding {}", config.bind), e))?;
         let cluster = match (&config.cluster, &db.pool) {
             (None, _) => None,
             (Some(settings), db::Pool::Postgres(pool)) => {
@@ -123,15 +139,10 @@ impl Server {
                     .map_err(|e| ServerError::Config(format!("the cluster's stored cookie key: {e}")))?;
                 Some(Arc::new(cluster))
             }
-            (Some(_), db::Pool::Sqlite(_)) => {
-                return Err(ServerError::Config(
-                    "--node-url needs --database postgres://…: the nodes of a cluster share one PostgreSQL".to_owned(),
-                ));
-            }
+            (Some(_), db::Pool::Sqlite(_)) => return Err(cluster_needs_postgres()),
         };
         tracing::info!(backend = ?db.backend(), synchronous = ?config.synchronous, "database ready");
         let (shutdown, receiver) = watch::channel(false);
-        let public_url = config.public_url.as_deref().map(origin::PublicUrl::parse).transpose()?;
         let local = listener.local_addr().map_err(|e| ServerError::io("reading the bound address", e))?;
         let origins = origin::Origins::new(public_url, local.port());
         let rooms = rooms::Registry::new(config.rooms.clone());

@@ -142,6 +142,27 @@ async fn refused_requests_name_the_problem_and_change_nothing() {
             "bad_seats",
             "2 seats",
         );
+        // Ludo's seed seats one person against three computers (its catalogue `modes` are
+        // `computer` only): two or four people at its one screen are refused.
+        let cpu = json!({"kind": "cpu", "level": "easy"});
+        let human = json!({"kind": "human"});
+        for (seats, given) in
+            [(json!([human, human, human, human]), "4 were given"), (json!([human, cpu, human, cpu]), "2 were given")]
+        {
+            assert_refused(
+                &client.post("/api/games", json!({"game": "ludo", "seats": seats})).await,
+                422,
+                "bad_seats",
+                &format!(
+                    "ludo is not played by several people on one screen (its catalogue entry's `modes`): exactly one seat is {{\"kind\": \"human\"}}, but {given}"
+                ),
+            );
+        }
+        let (status, body) = client.post("/api/games", json!({"game": "ludo", "seats": [human, cpu, cpu, cpu]})).await;
+        assert_eq!(status, 201, "{body}");
+        // Ur is played on one screen: two people there are a game.
+        let (status, body) = client.post("/api/games", json!({"game": "ur", "seats": [human, human]})).await;
+        assert_eq!((status, body["mode"].as_str()), (201, Some("same_screen")), "{body}");
         // An explicit empty list is a wrong number of seats, not the default.
         let answer = client.post("/api/games", json!({"game": "ur", "seats": []})).await;
         assert_refused(&answer, 422, "bad_seats", "has 2 seats (light, dark), but 0 were given");

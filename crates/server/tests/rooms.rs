@@ -699,6 +699,28 @@ async fn a_dropped_client_reconnects_and_ends_with_the_servers_state() {
         let mut fresh = RoomWs::connect(&server, &code).await;
         fresh.hello(None, None).await;
         assert_eq!(fresh.room, room);
+        // Asking for the history (a page just opened): the 12 events the room keeps, the last
+        // 12 versions in order, as the spectator received them, with the whole room.
+        let version = room["version"].as_u64().unwrap();
+        let mut page = RoomWs::connect(&server, &code).await;
+        page.send(json!({"type": "hello", "history": true})).await;
+        assert_eq!(page.recv_raw().await.unwrap()["type"], "welcome");
+        let history = page.recv_raw().await.unwrap();
+        assert_eq!(
+            (history["type"].as_str(), history["from"].as_u64(), history["to"].as_u64()),
+            (Some("events"), Some(version - 12), Some(version)),
+            "{history}"
+        );
+        let versions: Vec<u64> =
+            history["events"].as_array().unwrap().iter().map(|e| e["version"].as_u64().unwrap()).collect();
+        assert_eq!(versions, (version - 11..=version).collect::<Vec<_>>());
+        assert_eq!(history["room"], room);
+        // With a version too old to catch up from, `history` changes nothing: a snapshot (events
+        // from above the client's version would be a gap to it).
+        let mut behind = RoomWs::connect(&server, &code).await;
+        behind.send(json!({"type": "hello", "version": 1, "history": true})).await;
+        assert_eq!(behind.recv_raw().await.unwrap()["type"], "welcome");
+        assert_eq!(behind.recv_raw().await.unwrap()["type"], "snapshot");
         // The spectator saw every version from its hello on, once each.
         let first = spectator.seen[0];
         assert_eq!(spectator.seen, (first..=room["version"].as_u64().unwrap()).collect::<Vec<_>>());

@@ -9,7 +9,7 @@ mod common;
 use common::{Client, TempDir, TestServer, assert_refused, backends};
 use madang_server::db::{ActionRow, Commit, Db, GameRow, GameUpdate, NewGameRows, Writer};
 use madang_server::game::{ActionRequest, LiveGame, NewGame};
-use madang_server::{Synchronous, db};
+use madang_server::{Config, Synchronous, db};
 use serde_json::{Value, json};
 
 fn database_url(dir: &TempDir, database: &Option<String>) -> String {
@@ -59,6 +59,35 @@ fn line<'a>(stats: &'a Value, game: &str, mode: &str) -> &'a Value {
 
 fn counts(line: &Value) -> [u64; 6] {
     ["played", "won", "lost", "drawn", "no_result", "ongoing"].map(|k| line[k].as_u64().unwrap())
+}
+
+/// A start refused for a bad setting or a taken port writes nothing: no data directory, key
+/// file or database is left behind (a person trying flags should not find files made by a
+/// server that never ran).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_start_writes_nothing() {
+    let dir = TempDir::new("refused-start");
+    let data = dir.0.join("data");
+    let base = || Config { data_dir: data.clone(), ..common::config(&dir, None, false, Default::default()) };
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let cases = [
+        (Config { database: Some("mysql://x".into()), ..base() }, "--database must be sqlite://PATH or postgres://"),
+        (Config { bind: taken.local_addr().unwrap(), ..base() }, "binding 127.0.0.1:"),
+        (Config { public_url: Some("ftp://example.org".into()), ..base() }, "--public-url \"ftp://example.org\""),
+        (
+            Config { cluster: Some(madang_server::cluster::ClusterConfig::new("http://127.0.0.1:0")), ..base() },
+            "--node-url needs --database postgres://",
+        ),
+    ];
+    for (config, needle) in cases {
+        let error = madang_server::Server::bind(config).await.err().expect("refused").to_string();
+        assert!(error.contains(needle), "{error} should name {needle:?}");
+        assert!(!data.exists(), "{error}: the data directory was made");
+    }
+    // The same settings with a free port start, and make the directory, the key and the database.
+    let server = madang_server::Server::bind(base()).await.unwrap();
+    drop(server);
+    assert!(data.join("cookie.key").exists() && data.join("madang.db").exists());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

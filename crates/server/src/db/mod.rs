@@ -156,6 +156,21 @@ async fn connect_once(url: &str) -> Result<(), ServerError> {
     }
 }
 
+/// The backend of a database URL [`Db::connect`] can open (`sqlite://PATH` or `postgres://…`),
+/// checked without opening it, so a server refuses a bad `--database` before it writes anything.
+///
+/// # Errors
+/// [`ServerError::Config`] naming the URL.
+pub fn backend_of(url: &str) -> Result<Backend, ServerError> {
+    if url.starts_with("sqlite:") {
+        sqlite_options(url).map(|_| Backend::Sqlite)
+    } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Backend::Postgres)
+    } else {
+        Err(ServerError::Config(format!("--database must be sqlite://PATH or postgres://…, got {url:?}")))
+    }
+}
+
 impl Db {
     /// Opens the database named by `url` (`sqlite://PATH` or `postgres://…`) and applies the
     /// migrations. A SQLite file is created if missing and put in WAL mode.
@@ -164,7 +179,7 @@ impl Db {
     /// A bad URL, an unreachable server, or a failed migration.
     pub async fn connect(url: &str, synchronous: Synchronous) -> Result<Db, ServerError> {
         let acquire = Duration::from_secs(10);
-        let (pool, wal_file) = if url.starts_with("sqlite:") {
+        let (pool, wal_file) = if backend_of(url)? == Backend::Sqlite {
             let options = sqlite_options(url)?
                 .create_if_missing(true)
                 .journal_mode(SqliteJournalMode::Wal)
@@ -175,19 +190,22 @@ impl Db {
                 // Checkpoints run in the background (`Db::checkpoint`), not inside a command's
                 // commit, where their fsyncs would stall the answer.
                 .pragma("wal_autocheckpoint", "0");
-            let mut wal = options.get_filename().as_os_str().to_owned();
+            let file = options.get_filename().to_owned();
+            let mut wal = file.as_os_str().to_owned();
             wal.push("-wal");
             // Five connections: the games' writer keeps one (`games::Writer`), readers share
             // the others.
-            let pool =
-                SqlitePoolOptions::new().acquire_timeout(acquire).max_connections(5).connect_with(options).await?;
+            let pool = SqlitePoolOptions::new()
+                .acquire_timeout(acquire)
+                .max_connections(5)
+                .connect_with(options)
+                .await
+                .map_err(|e| ServerError::Config(format!("opening the SQLite database {}: {e}", file.display())))?;
             (Pool::Sqlite(pool), Some(std::path::PathBuf::from(wal)))
-        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        } else {
             connect_once(url).await?;
             let pool = PgPoolOptions::new().acquire_timeout(acquire).max_connections(16).connect(url).await?;
             (Pool::Postgres(pool), None)
-        } else {
-            return Err(ServerError::Config(format!("--database must be sqlite://PATH or postgres://…, got {url:?}")));
         };
         let mut db = Db {
             pool,

@@ -35,6 +35,11 @@ pub enum Command {
         /// false).
         #[serde(default)]
         changes: Option<bool>,
+        /// Without a `version` it can catch up from (a page just opened), the catch-up is an
+        /// `events` message with the events the room still keeps and the whole room, so the
+        /// page can show the moves and chat so far (default, or `null`: false, a `snapshot`).
+        #[serde(default)]
+        history: Option<bool>,
     },
     /// Liveness.
     Ping {},

@@ -168,6 +168,14 @@ fn events_message(from: u64, to: u64, events: &[&str], key: &str, body: &str) ->
     text
 }
 
+/// What a `hello` asks to catch up from: the version its client applied, and whether a client
+/// without one wants the events still kept (`history`) rather than a bare snapshot.
+#[derive(Clone, Copy)]
+struct CatchUp {
+    version: Option<u64>,
+    history: bool,
+}
+
 fn refuse(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
     ApiError::new(status, code, message)
 }
@@ -725,8 +733,9 @@ impl Room {
             return;
         }
         let result = match &message.command {
-            Command::Hello { version, changes } => {
-                self.hello(conn, message.token.clone(), *version, changes.unwrap_or(false)).await;
+            Command::Hello { version, changes, history } => {
+                let catch_up = CatchUp { version: *version, history: history.unwrap_or(false) };
+                self.hello(conn, message.token.clone(), catch_up, changes.unwrap_or(false)).await;
                 return;
             }
             Command::Ping {} => {
@@ -765,7 +774,8 @@ impl Room {
         self.store_and_take(events).await
     }
 
-    async fn hello(&mut self, conn: u64, token: Option<String>, version: Option<u64>, changes: bool) {
+    async fn hello(&mut self, conn: u64, token: Option<String>, catch_up: CatchUp, changes: bool) {
+        let CatchUp { version, history } = catch_up;
         let seat = match &token {
             None => None,
             Some(token) => match self.state.seat_of_token(&token_hash(token)) {
@@ -777,7 +787,7 @@ impl Room {
                         "no seat of this room has this token (left, or another room's): join again or watch without a token",
                     );
                     let message = ClientMessage {
-                        command: Command::Hello { version, changes: Some(changes) },
+                        command: Command::Hello { version, changes: Some(changes), history: Some(history) },
                         token: None,
                         id: None,
                     };
@@ -829,6 +839,15 @@ impl Room {
                 self.events_message(from, &events)
             }
             Some(from) if from == self.version => self.events_message(from, &[]),
+            // A page just opened that asked for the history: every event still kept, from the
+            // version before the oldest, with the whole room. (A client with a version it
+            // cannot catch up from gets the snapshot: events from above its version would be
+            // a gap to it.)
+            None if history && !self.log.is_empty() => {
+                let first = self.log.front().map_or(1, |(v, _)| *v);
+                let events: Vec<&str> = self.log.iter().map(|(_, e)| e.as_str()).collect();
+                self.events_message(first - 1, &events)
+            }
             _ => json!({"type": "snapshot", "room": self.snapshot()}).to_string(),
         };
         if let Some(c) = self.conns.get_mut(&conn) {

@@ -3,7 +3,7 @@
 
 import { ROLLS_KEY, gameNames, me } from '../app.js';
 import { api } from '../api.js';
-import { h, toast } from '../dom.js';
+import { h } from '../dom.js';
 import { errorText, t } from '../i18n.js';
 
 /** @param {HTMLElement} view */
@@ -57,6 +57,13 @@ function nicknameForm() {
     required: true,
   });
   const status = h('span', { class: 'status', 'aria-live': 'polite' });
+  /** Says `text` beside the button, as an error or not. */
+  const say = (/** @type {string} */ text, /** @type {boolean} */ error) => {
+    status.textContent = text;
+    status.classList.toggle('error', error);
+  };
+  // What it said is about the name as it was: typing makes it old news.
+  input.addEventListener('input', () => say('', false));
   return h(
     'form',
     {
@@ -64,13 +71,16 @@ function nicknameForm() {
       on: {
         submit: async (/** @type {Event} */ e) => {
           e.preventDefault();
+          say('', false);
           try {
             const player = await api('PUT', '/api/me', { nickname: input.value.trim() });
             me.nickname = player.nickname;
             input.value = player.nickname;
-            status.textContent = t('home.nickname_saved');
+            say(t('home.nickname_saved'), false);
           } catch (err) {
-            toast(errorText(err), 'error');
+            // The refused name stays in the box to be corrected; the error says why, and the
+            // name kept is still the one saved.
+            say(errorText(err), true);
           }
         },
       },

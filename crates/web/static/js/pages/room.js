@@ -420,6 +420,8 @@ export async function roomPage(view, rawCode) {
    * @param {any[]} events
    */
   async function showEvents(events) {
+    // A page just opened catching up on the room's history: logged, not played out again.
+    const history = state.version < 0;
     for (const e of events) {
       logEvent(e);
       if (e.type === 'started') {
@@ -428,7 +430,7 @@ export async function roomPage(view, rawCode) {
       }
       if (e.type === 'action') {
         lastEntry = { ...e, version: e.game_version };
-        if (speed > 0 && state.room.status === 'playing' && board) {
+        if (!history && speed > 0 && state.room.status === 'playing' && board) {
           const step = await api('GET', `/api/games/${state.gameId()}/steps/${e.index + 1}`);
           drawBoard(step, []);
           turn.textContent = e.seat ? t('room.turn_of', { seat: seatLabel(e.seat) }) : turn.textContent;

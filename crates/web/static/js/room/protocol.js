@@ -48,7 +48,9 @@ export class RoomProtocol {
     this.hellos.push(token);
     // `changes`: after the catch-up, each `events` message carries what changed in the
     // snapshot instead of all of it (a move changes about a third of it).
-    return { type: 'hello', token, version: this.state.version >= 0 ? this.state.version : undefined, changes: true };
+    // `history`: a page with nothing applied yet gets the events the room keeps (the moves and
+    // chat so far) with its catch-up, not a bare snapshot.
+    return { type: 'hello', token, version: this.state.version >= 0 ? this.state.version : undefined, changes: true, history: true };
   }
 
   /** Says hello again on the open socket (after taking a seat). */
