@@ -20,10 +20,12 @@ pub struct SimArgs {
     #[arg(required = true)]
     game: Option<String>,
     /// Number of games.
-    #[arg(long, default_value_t = 1000)]
+    // A negative value reaches the number's own check ("invalid digit") instead of being
+    // taken for a flag.
+    #[arg(long, default_value_t = 1000, allow_hyphen_values = true)]
     games: u64,
     /// The run's seed S: game i uses SHA-256("S:i").
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
     seed: u64,
     /// One bot per seat in turn order, comma-separated; NAME*N repeats (default: random for every seat).
     #[arg(long)]

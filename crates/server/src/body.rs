@@ -58,11 +58,39 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T, ApiErr
     }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
-        let path = e.path().to_string();
+        let mut path = e.path().to_string();
+        if path == "." || path == "?" {
+            path = field_at_fault::<T>(bytes).unwrap_or(path);
+        }
         malformed(madang_core::field_error("field ", &path, &e.into_inner().to_string()))
     })?;
     deserializer.end().map_err(|e| malformed(madang_core::echo_quoted(&e.to_string())))?;
     Ok(value)
+}
+
+/// The top-level member of the object `bytes` that a refusal is about, when the path tracking
+/// cannot say (inside a flattened or internally tagged type, such as the WebSockets' messages,
+/// serde reads the object whole first): the one member without which the object reads, or is
+/// refused only for missing that member. `None` when no single member is at fault. Only a
+/// refusal is read this way, once per member.
+fn field_at_fault<T: DeserializeOwned>(bytes: &[u8]) -> Option<String> {
+    let object: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(bytes).ok()?;
+    let mut fault = None;
+    for key in object.keys().filter(|k| *k != "type") {
+        let mut without = object.clone();
+        without.remove(key);
+        let reads_without = match serde_json::from_value::<T>(serde_json::Value::Object(without)) {
+            Ok(_) => true,
+            Err(e) => e.to_string().starts_with(&format!("missing field `{key}`")),
+        };
+        if reads_without {
+            if fault.is_some() {
+                return None;
+            }
+            fault = Some(key.clone());
+        }
+    }
+    fault
 }
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
@@ -122,5 +150,36 @@ pub fn require_string_member(bytes: &[u8], key: &'static str) -> Result<(), ApiE
             format!("the message is not the expected JSON: field `{key}`: a string naming the message is expected"),
         )),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rooms::protocol::ClientMessage;
+
+    /// The refusal's message for `text` read as a room message.
+    fn refusal(text: &str) -> String {
+        parse_message::<ClientMessage>(text.as_bytes()).err().map(|e| e.message).unwrap_or_default()
+    }
+
+    #[test]
+    fn a_websocket_messages_wrong_field_is_named() {
+        // Inside the internally tagged command serde's path is lost; the member without which the
+        // message reads is the one named.
+        let hello = refusal(r#"{"type":"hello","version":"x"}"#);
+        assert!(
+            hello.starts_with(
+                "the message is not the expected JSON: field `version`: invalid type: string \"x\", expected u64"
+            ),
+            "{hello}"
+        );
+        assert!(refusal(r#"{"type":"ready","ready":"yes","token":"t"}"#).contains("field `ready`: invalid type"));
+        // A missing field names itself; an unknown one too.
+        assert!(refusal(r#"{"type":"move","token":"t"}"#).contains("missing field `action`"));
+        assert!(refusal(r#"{"type":"resign","now":true}"#).contains("field `now`: unknown field `now`"));
+        // Two members at fault: neither is singled out.
+        let two = refusal(r#"{"type":"move","action":5,"version":"x","token":"t"}"#);
+        assert!(two.starts_with("the message is not the expected JSON: invalid type"), "{two}");
     }
 }

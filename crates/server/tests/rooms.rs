@@ -523,7 +523,12 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
         ),
         (json!({"type": "resign", "token": token, "now": true}), json!("resign"), "unknown field `now`"),
         (json!({"type": "ping", "id": 1, "token": token, "x": 1}), json!("ping"), "unknown field `x`"),
-        (json!({"type": "ready", "ready": "yes", "id": "r1", "token": token}), json!("ready"), "a boolean"),
+        // A field of the wrong type is named, as in an HTTP body.
+        (
+            json!({"type": "ready", "ready": "yes", "id": "r1", "token": token}),
+            json!("ready"),
+            "field `ready`: invalid type: string \"yes\", expected a boolean",
+        ),
         (json!({"type": "ready", "ready": "yes", "id": "x".repeat(65), "token": token}), json!("ready"), "a boolean"),
         (json!({"type": "move", "version": version, "token": token}), json!("move"), "action"),
         // `level` may be null (open a computer seat again) but not missing.
@@ -541,6 +546,17 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
         assert_eq!(answer["version"], room["version"], "{bad}");
         assert_eq!(answer["id"], echoed_id(&bad), "{bad}");
     }
+    // A `hello` with a field of the wrong type, on a connection of its own (the players' are
+    // near their message rate): refused naming the field.
+    let mut stranger = RoomWs::connect(&server, &code).await;
+    stranger.send(json!({"type": "hello", "version": "x"})).await;
+    let answer = stranger.recv_raw().await.unwrap();
+    assert_refused(
+        &(400, json!({"error": answer.clone()})),
+        400,
+        "malformed_json",
+        "field `version`: invalid type: string \"x\"",
+    );
     // Nothing changed; `id` and `token` on a message that needs neither are accepted.
     assert_eq!(sync_all(&mut players, &code).await, room);
     let pong = players[mover].ws.command(json!({"type": "ping", "id": "with-token", "token": token})).await;
