@@ -103,10 +103,9 @@ impl Server {
             Some(url) => url.clone(),
             None => format!("sqlite://{}", config.data_dir.join("madang.db").display()),
         };
-        if config.cluster.is_some() && db::backend_of(&url)? == db::Backend::Sqlite {
+        if db::backend_of(&url)? == db::Backend::Sqlite && config.cluster.is_some() {
             return Err(cluster_needs_postgres());
         }
-        db::backend_of(&url)?;
         let listener =
             TcpListener::bind(config.bind).await.map_err(|e| ServerError::io(format!("binding {}", config.bind), e))?;
         std::fs::create_dir_all(&config.data_dir)
