@@ -155,15 +155,77 @@ const SERDE_ECHOES: [(&str, &[&str]); 3] = [
 /// ```
 pub fn echo_quoted(text: &str) -> String {
     let mut out = text.to_owned();
+    // Where serde's own wording starts again after the input it repeats (0: it repeats none,
+    // or only a number).
+    let mut wording = 0;
     for (opening, closings) in SERDE_ECHOES {
         let Some(open) = out.find(opening).map(|i| i + opening.len()) else { continue };
         let Some(close) = closings.iter().filter_map(|c| out[open..].rfind(c)).max().map(|i| open + i) else {
             continue;
         };
-        out = format!("{}{}{}", &out[..open], echo(&out[open..close]), &out[close..]);
+        let clipped = echo(&out[open..close]).into_owned();
+        wording = open + clipped.len();
+        out = format!("{}{clipped}{}", &out[..open], &out[close..]);
         break;
     }
+    let plain = plain_expected(&out[wording..]);
+    out.truncate(wording);
+    out.push_str(&plain);
     cap(out)
+}
+
+/// How a person reads what serde says it expected where serde names a Rust type: the integer
+/// types as the range they take, the float types as "a number", a struct or an internally
+/// tagged enum as the JSON object it is read from, another enum as one of its values.
+const PLAIN_TYPES: [(&str, &str); 13] = [
+    ("u8", "a whole number from 0 to 255"),
+    ("u16", "a whole number from 0 to 65535"),
+    ("u32", "a whole number from 0 to 4294967295"),
+    ("u64", "a whole number from 0 to 18446744073709551615"),
+    ("usize", "a whole number of 0 or more"),
+    ("i8", "a whole number from -128 to 127"),
+    ("i16", "a whole number from -32768 to 32767"),
+    ("i32", "a whole number from -2147483648 to 2147483647"),
+    ("i64", "a whole number from -9223372036854775808 to 9223372036854775807"),
+    ("isize", "a whole number"),
+    ("f32", "a number"),
+    ("f64", "a number"),
+    ("char", "a single character"),
+];
+
+/// `wording` (serde's words, never a person's input) with each "expected T" that names a Rust
+/// type ([`PLAIN_TYPES`], `struct Name`, `internally tagged enum Name`, `enum Name`) said in
+/// plain words.
+fn plain_expected(wording: &str) -> String {
+    const EXPECTED: &str = "expected ";
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(wording.len());
+    let mut rest = wording;
+    while let Some(at) = rest.find(EXPECTED) {
+        let (before, after) = rest.split_at(at + EXPECTED.len());
+        out.push_str(before);
+        let word_end = |text: &str| text.find(|c: char| !is_word(c)).unwrap_or(text.len());
+        let first = &after[..word_end(after)];
+        // `prefix Name`: the prefix and the type's name after it.
+        let named = |prefix: &str| {
+            let name = after.strip_prefix(prefix)?.strip_prefix(' ')?;
+            let len = word_end(name);
+            (len > 0).then_some(prefix.len() + 1 + len)
+        };
+        let (plain, taken) = if let Some((_, plain)) = PLAIN_TYPES.iter().find(|(rust, _)| *rust == first) {
+            (*plain, first.len())
+        } else if let Some(taken) = named("struct").or_else(|| named("internally tagged enum")) {
+            ("a JSON object", taken)
+        } else if let Some(taken) = named("enum") {
+            ("one of its allowed values", taken)
+        } else {
+            ("", 0)
+        };
+        out.push_str(plain);
+        rest = &after[taken..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `text` cut to [`MESSAGE_CHARS`] characters and `…`.
@@ -182,7 +244,7 @@ fn cap(text: String) -> String {
 /// ```
 /// use madang_core::field_error;
 /// assert_eq!(field_error("rule option ", "pieces", "invalid type: string \"3\", expected u8"),
-///            "rule option `pieces`: invalid type: string \"3\", expected u8");
+///            "rule option `pieces`: invalid type: string \"3\", expected a whole number from 0 to 255");
 /// assert_eq!(field_error("field ", ".", "expected `,` or `}` at line 1 column 9"),
 ///            "expected `,` or `}` at line 1 column 9");
 /// ```
@@ -423,5 +485,67 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// As [`Game::apply`].
     fn apply_quiet(&self, state: &mut Self::State, action: Self::Action) -> Result<(), Self::Error> {
         self.apply(state, action, &mut ())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::echo_quoted;
+
+    #[test]
+    fn serdes_rust_type_names_are_said_in_plain_words() {
+        // The ranges are the types' own (u8: 0..=2^8-1, u64: 0..=2^64-1).
+        assert_eq!(
+            echo_quoted("invalid type: string \"x\", expected u64"),
+            "invalid type: string \"x\", expected a whole number from 0 to 18446744073709551615"
+        );
+        assert_eq!(
+            echo_quoted("invalid value: integer `300`, expected u8 at line 1 column 14"),
+            "invalid value: integer `300`, expected a whole number from 0 to 255 at line 1 column 14"
+        );
+        assert_eq!(
+            echo_quoted("invalid type: integer `-1`, expected i64").rsplit_once("expected ").map(|p| p.1),
+            Some("a whole number from -9223372036854775808 to 9223372036854775807")
+        );
+        assert_eq!(
+            echo_quoted("invalid type: boolean `true`, expected f64"),
+            "invalid type: boolean `true`, expected a number"
+        );
+        assert_eq!(
+            echo_quoted("invalid type: integer `3`, expected struct UrOptions"),
+            "invalid type: integer `3`, expected a JSON object"
+        );
+        assert_eq!(
+            echo_quoted("invalid type: sequence, expected internally tagged enum ClientMessage"),
+            "invalid type: sequence, expected a JSON object"
+        );
+        assert_eq!(
+            echo_quoted("invalid type: integer `2`, expected enum Dice"),
+            "invalid type: integer `2`, expected one of its allowed values"
+        );
+    }
+
+    #[test]
+    fn a_persons_own_words_and_serdes_plain_ones_stay_as_they_are() {
+        // The input repeated is the person's, even when it reads like serde's wording.
+        assert_eq!(
+            echo_quoted("invalid type: string \"expected u8\", expected a boolean"),
+            "invalid type: string \"expected u8\", expected a boolean"
+        );
+        assert_eq!(
+            echo_quoted("unknown field `expected u64`, expected `preset` or `pieces`"),
+            "unknown field `expected u64`, expected `preset` or `pieces`"
+        );
+        // Not a type's name: a longer word, a list of names, serde's own plain words.
+        assert_eq!(echo_quoted("invalid type: map, expected u8s"), "invalid type: map, expected u8s");
+        assert_eq!(
+            echo_quoted("unknown variant `x`, expected `u8` or `i64`"),
+            "unknown variant `x`, expected `u8` or `i64`"
+        );
+        assert_eq!(echo_quoted("expected `,` or `}` at line 1 column 9"), "expected `,` or `}` at line 1 column 9");
+        assert_eq!(
+            echo_quoted("invalid type: string \"a\", expected struct"),
+            "invalid type: string \"a\", expected struct"
+        );
     }
 }
