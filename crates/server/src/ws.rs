@@ -87,10 +87,33 @@ impl Limiter {
     }
 }
 
-/// Whether a receive error is tungstenite's capacity error: a frame or message over the
-/// socket's hard size limit (`max_frame_size` / `max_message_size`).
-pub(crate) fn is_too_long(error: &axum::Error) -> bool {
-    error.to_string().contains("too long")
+/// The close frame that answers a receive error while the connection can still carry one
+/// (RFC 6455 §7.4.1): a frame or message over the socket's hard size limit (tungstenite's
+/// capacity error) 1009 with `too_long`; a text message that is not UTF-8 1007; a frame against
+/// the protocol (unmasked, reserved bits or opcode, a fragmented or oversized control frame, a
+/// stray continuation) 1002 with tungstenite's words for it. `None` when the connection itself
+/// failed or was dropped without a close: nobody is left to tell.
+pub(crate) fn close_for_read_error(error: &axum::Error, too_long: &str) -> Option<(u16, String)> {
+    use tokio_tungstenite::tungstenite::error::{Error, ProtocolError};
+    let error = std::error::Error::source(error)?.downcast_ref::<Error>()?;
+    let (code, reason) = match error {
+        Error::Capacity(_) => (1009, too_long.to_owned()),
+        Error::Utf8(_) => (1007, "a text message must be UTF-8".to_owned()),
+        Error::Protocol(ProtocolError::ResetWithoutClosingHandshake) => return None,
+        Error::Protocol(fault) => (1002, format!("not the WebSocket protocol: {fault}")),
+        _ => return None,
+    };
+    Some((code, clip_reason(reason)))
+}
+
+/// A close frame's reason holds at most 123 bytes of UTF-8 (RFC 6455 §5.5: a control frame's
+/// payload is at most 125 bytes, two of them the code).
+fn clip_reason(mut reason: String) -> String {
+    if reason.len() > 123 {
+        let end = (0..=123).rev().find(|&i| reason.is_char_boundary(i)).unwrap_or(0);
+        reason.truncate(end);
+    }
+    reason
 }
 
 /// Sends a close frame with `code` and `reason` (errors ignored: the connection ends anyway).
@@ -196,12 +219,15 @@ async fn session(state: AppState, slot: Arc<Slot>, player: String, id: String, m
             message = socket.recv() => {
                 let message = match message {
                     Some(Ok(message)) => message,
-                    Some(Err(e)) if is_too_long(&e) => {
-                        close(&mut socket, 1009, &format!(
-                            "a message or frame over {} bytes closes the connection", state.rooms.config.hard_message_bytes.max(BODY_LIMIT))).await;
+                    Some(Err(e)) => {
+                        let too_long = format!(
+                            "a message or frame over {} bytes closes the connection", state.rooms.config.hard_message_bytes.max(BODY_LIMIT));
+                        if let Some((code, reason)) = close_for_read_error(&e, &too_long) {
+                            close(&mut socket, code, &reason).await;
+                        }
                         break;
                     }
-                    None | Some(Err(_)) => break,
+                    None => break,
                 };
                 // Every frame a client sends counts, its WebSocket pings included.
                 let refusal = match &message {

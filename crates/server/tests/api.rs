@@ -5,7 +5,9 @@
 
 mod common;
 
-use common::{TempDir, TestServer, Ws, assert_refused, backends};
+use common::{
+    NOT_UTF8_TEXT_FRAME, TempDir, TestServer, UNMASKED_TEXT_FRAME, Ws, assert_refused, backends, close_after_raw_frame,
+};
 use serde_json::{Value, json};
 
 const UR_VS_CPU: &str =
@@ -592,6 +594,29 @@ async fn a_game_websocket_refuses_a_large_message_and_closes_on_a_huge_one() {
         assert_refused(&(400, json!({"error": answer.clone()})), 400, "malformed_json", "text frames");
     }
     assert_eq!(u16::from(close.code), 1008);
+    assert_eq!(client.state(&id).await, state);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_websocket_says_why_it_closes_on_a_frame_against_the_protocol() {
+    // RFC 6455 §7.4.1: 1002 for a protocol error (a client frame must be masked, §5.3), 1007
+    // for a text message that is not UTF-8 (§8.1); the game is untouched.
+    let dir = TempDir::new("ws-protocol");
+    let server = TestServer::start(&dir, None, false).await;
+    let mut client = server.client();
+    let state = client.create(ur_vs_cpu()).await;
+    let id = state["id"].as_str().unwrap().to_owned();
+    for (frame, code, words) in
+        [(UNMASKED_TEXT_FRAME, 1002, "unmasked frame from client"), (NOT_UTF8_TEXT_FRAME, 1007, "UTF-8")]
+    {
+        let mut ws = Ws::connect(&server, &client, &id).await;
+        ws.send(json!({"type": "hello"})).await;
+        assert_eq!(ws.recv().await["state"], state);
+        let (got, reason) = close_after_raw_frame(&mut ws.stream, frame).await;
+        assert_eq!(got, code, "{reason}");
+        assert!(reason.contains(words), "{reason}");
+    }
     assert_eq!(client.state(&id).await, state);
     server.stop().await;
 }

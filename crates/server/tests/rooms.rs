@@ -557,6 +557,17 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
         "malformed_json",
         "field `version`: invalid type: string \"x\"",
     );
+    // A frame against the protocol closes its connection saying why (RFC 6455 §7.4.1: 1002; a
+    // text message that is not UTF-8, 1007).
+    for (frame, close, words) in [
+        (common::UNMASKED_TEXT_FRAME, 1002, "unmasked frame from client"),
+        (common::NOT_UTF8_TEXT_FRAME, 1007, "UTF-8"),
+    ] {
+        let mut stranger = RoomWs::connect(&server, &code).await;
+        let (got, reason) = common::close_after_raw_frame(&mut stranger.stream, frame).await;
+        assert_eq!(got, close, "{reason}");
+        assert!(reason.contains(words), "{reason}");
+    }
     // Nothing changed; `id` and `token` on a message that needs neither are accepted.
     assert_eq!(sync_all(&mut players, &code).await, room);
     let pong = players[mover].ws.command(json!({"type": "ping", "id": "with-token", "token": token})).await;

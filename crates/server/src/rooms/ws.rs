@@ -97,12 +97,16 @@ async fn session(
                     Some(Ok(Message::Text(text))) => (text, false, false),
                     Some(Ok(Message::Binary(_))) => (Utf8Bytes::from_static(""), true, false),
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => (Utf8Bytes::from_static(""), false, true),
-                    Some(Err(e)) if crate::ws::is_too_long(&e) => {
-                        // Over the hard limit (tungstenite's capacity error): say so with 1009.
-                        close(&mut socket, 1009, "a message or frame over the hard size limit").await;
+                    Some(Err(e)) => {
+                        // Over the hard limit 1009, not UTF-8 1007, against the protocol 1002.
+                        if let Some((code, reason)) =
+                            crate::ws::close_for_read_error(&e, "a message or frame over the hard size limit")
+                        {
+                            close(&mut socket, code, &reason).await;
+                        }
                         break;
                     }
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(Message::Close(_))) | None => break,
                 };
                 let version = shared.version.load(Ordering::Relaxed);
                 let refusal = if !limiter.take() {

@@ -256,6 +256,34 @@ impl Ws {
     }
 }
 
+/// A text frame "hi" without the mask every client frame must carry (RFC 6455 §5.3).
+pub const UNMASKED_TEXT_FRAME: &[u8] = &[0x81, 0x02, b'h', b'i'];
+
+/// A masked (key 0) text frame whose two bytes are not UTF-8.
+pub const NOT_UTF8_TEXT_FRAME: &[u8] = &[0x81, 0x82, 0, 0, 0, 0, 0xff, 0xfe];
+
+/// Writes `bytes` to a WebSocket's TCP connection as they are (a frame the client library would
+/// never send), then reads until the server's close frame: its code and reason.
+pub async fn close_after_raw_frame(
+    stream: &mut tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+    bytes: &[u8],
+) -> (u16, String) {
+    use tokio::io::AsyncWriteExt;
+    let tokio_tungstenite::MaybeTlsStream::Plain(tcp) = stream.get_mut() else { panic!("a plain TCP connection") };
+    tcp.write_all(bytes).await.unwrap();
+    loop {
+        let message = tokio::time::timeout(std::time::Duration::from_secs(10), stream.next())
+            .await
+            .expect("an answer within 10 s")
+            .expect("a close frame before the end of the stream")
+            .expect("a frame the client reads");
+        if let Message::Close(frame) = message {
+            let frame = frame.expect("a close code and reason");
+            return (u16::from(frame.code), frame.reason.to_string());
+        }
+    }
+}
+
 /// Replays the downloaded record and compares it with the final state; checks the seed.
 pub fn check_record(record: &Value, state: &Value) {
     let parsed = madang_games::Record::from_json(&record.to_string()).unwrap();
