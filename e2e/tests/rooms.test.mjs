@@ -22,6 +22,8 @@ test('an Ur room: create, join by link, ready, play, resign; both stats count it
   await host.page.getByRole('button', { name: 'Save' }).click();
   await host.page.getByText('Saved.').waitFor();
   await host.page.goto(`${env.server.url}?pace=0#/setup/ur/room`);
+  // The button opens a lobby; the game starts there once everyone is ready.
+  assert.equal(await host.page.locator('#start').textContent(), 'Open the room');
   await host.page.locator('#start').click();
   await host.page.locator('#lobby #invite').waitFor();
   const link = await host.page.locator('#invite').inputValue();
@@ -157,6 +159,30 @@ test('an unknown room code: the error page in Korean, from the catalogue', async
   assert.equal(await page.locator('section[role="alert"] h1').textContent(), messages.ko['error.title']);
   assert.equal(await page.locator('#error-text').textContent(), messages.ko['error.code.unknown_room']);
   await screenshot(page, 'room-unknown-phone-ko');
+  check();
+  await context.close();
+});
+
+test('joining by code: a code no room has is said beside the field; a known one opens the room', async () => {
+  const { page, check, context, allow } = await newPage(env.browser, { viewport: PHONE });
+  allow(/HTTP 404 for GET .*\/api\/rooms\/ZZZZZZ$/);
+  allow(/^console error: Failed to load resource: .* 404/);
+  await page.goto(`${env.server.url}?pace=0#/setup/ur/room`);
+  await page.locator('#start').click();
+  await page.waitForURL(/#\/room\/[A-Z0-9]{6}$/);
+  const code = /#\/room\/([A-Z0-9]{6})$/.exec(page.url())[1];
+  await page.goto(`${env.server.url}?pace=0#/rooms`);
+  await page.locator('#room-code').fill('zzz-zzz');
+  await page.locator('#join-code').click();
+  await page.getByText(messages.en['error.code.unknown_room']).waitFor();
+  assert.match(page.url(), /#\/rooms$/);
+  assert.equal(await page.locator('#room-code').inputValue(), 'zzz-zzz');
+  // Typing clears the message; the room's own code, typed as a person might, opens it.
+  await page.locator('#room-code').fill(`${code.slice(0, 3).toLowerCase()} ${code.slice(3)}`);
+  assert.equal(await page.locator('form .error').textContent(), '');
+  await page.locator('#join-code').click();
+  await page.waitForURL(new RegExp(`#/room/${code}$`));
+  await page.locator('#lobby').waitFor();
   check();
   await context.close();
 });

@@ -27,6 +27,7 @@ export async function roomsPage(view) {
     spellcheck: 'false',
     maxlength: 9,
     placeholder: 'K7QX3M',
+    on: { input: () => (error.textContent = '') },
   });
   const error = h('p', { class: 'error', role: 'alert' });
   const list = h('div', { id: 'room-list' });
@@ -41,11 +42,19 @@ export async function roomsPage(view) {
         {
           class: 'field',
           on: {
-            submit: (/** @type {Event} */ e) => {
+            submit: async (/** @type {Event} */ e) => {
               e.preventDefault();
               const code = normaliseCode(input.value);
               if (!code) {
                 error.textContent = t('rooms.bad_code');
+                return;
+              }
+              // A code no open room has is said here, beside the code to correct, not on a
+              // page of its own.
+              try {
+                await api('GET', `/api/rooms/${code}`);
+              } catch (err) {
+                error.textContent = errorText(err);
                 return;
               }
               location.hash = `#/room/${code}`;

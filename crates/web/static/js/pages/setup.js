@@ -81,6 +81,8 @@ export async function setupPage(view, game, wanted) {
   let skins = null;
   const levelBox = h('div', { class: 'field' });
   const error = h('p', { class: 'error', role: 'alert' });
+  // A room's button opens its lobby, where the game starts once everyone is ready.
+  const startButton = h('button', { type: 'submit', class: 'primary big', id: 'start' });
 
   /**
    * The server's answer for the set-up so far (`POST /api/setup`): the seat counts the rules
@@ -186,6 +188,7 @@ export async function setupPage(view, game, wanted) {
   }
 
   function drawSeats() {
+    startButton.textContent = t(mode === 'room' ? 'setup.open_room' : 'setup.start');
     const names = seatNames();
     if (seatKinds.length !== names.length) {
       seatKinds = names.map((_, i) => (i === 0 || mode !== 'computer' ? 'human' : 'cpu'));
@@ -463,7 +466,7 @@ export async function setupPage(view, game, wanted) {
       levelBox,
       optionsBox,
       error,
-      h('button', { type: 'submit', class: 'primary big', id: 'start', text: t('setup.start') }),
+      startButton,
     ),
   );
 }
