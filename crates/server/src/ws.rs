@@ -116,6 +116,13 @@ fn clip_reason(mut reason: String) -> String {
     reason
 }
 
+/// Answers a client's close frame: the library queued the echo of its code when it read the
+/// frame (RFC 6455 §5.5.1), and flushing sends it, so the client sees a clean close (1000)
+/// instead of a dropped connection (1006). At most a second; errors ignored.
+pub(crate) async fn answer_close(socket: &mut WebSocket) {
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), futures_util::SinkExt::flush(socket)).await;
+}
+
 /// Sends a close frame with `code` and `reason` (errors ignored: the connection ends anyway).
 pub(crate) async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
     let frame = CloseFrame { code, reason: Utf8Bytes::from(reason) };
@@ -251,7 +258,10 @@ async fn session(state: AppState, slot: Arc<Slot>, player: String, id: String, m
                 }
                 let text = match message {
                     Message::Text(text) => text,
-                    Message::Close(_) => break,
+                    Message::Close(_) => {
+                        answer_close(&mut socket).await;
+                        break;
+                    }
                     _ => continue,
                 };
                 let request = match crate::body::require_string_member(text.as_bytes(), "type").and_then(|()| crate::body::parse_message::<ClientMessage>(text.as_bytes())) {

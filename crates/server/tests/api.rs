@@ -6,7 +6,8 @@
 mod common;
 
 use common::{
-    NOT_UTF8_TEXT_FRAME, TempDir, TestServer, UNMASKED_TEXT_FRAME, Ws, assert_refused, backends, close_after_raw_frame,
+    NORMAL_CLOSE_FRAME, NOT_UTF8_TEXT_FRAME, TempDir, TestServer, UNMASKED_TEXT_FRAME, Ws, assert_refused, backends,
+    close_after_raw_frame,
 };
 use serde_json::{Value, json};
 
@@ -156,7 +157,7 @@ async fn refused_requests_name_the_problem_and_change_nothing() {
                 422,
                 "bad_seats",
                 &format!(
-                    "ludo is not played by several people on one screen (its catalogue entry's `modes`): exactly one seat is {{\"kind\": \"human\"}}, but {given}"
+                    "ludo is not played by several people on one screen: exactly one seat is {{\"kind\": \"human\"}}, but {given}"
                 ),
             );
         }
@@ -607,9 +608,12 @@ async fn a_game_websocket_says_why_it_closes_on_a_frame_against_the_protocol() {
     let mut client = server.client();
     let state = client.create(ur_vs_cpu()).await;
     let id = state["id"].as_str().unwrap().to_owned();
-    for (frame, code, words) in
-        [(UNMASKED_TEXT_FRAME, 1002, "unmasked frame from client"), (NOT_UTF8_TEXT_FRAME, 1007, "UTF-8")]
-    {
+    // A client's own close is answered with the server's (§5.5.1), not a dropped connection.
+    for (frame, code, words) in [
+        (UNMASKED_TEXT_FRAME, 1002, "unmasked frame from client"),
+        (NOT_UTF8_TEXT_FRAME, 1007, "UTF-8"),
+        (NORMAL_CLOSE_FRAME, 1000, ""),
+    ] {
         let mut ws = Ws::connect(&server, &client, &id).await;
         ws.send(json!({"type": "hello"})).await;
         assert_eq!(ws.recv().await["state"], state);

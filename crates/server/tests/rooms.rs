@@ -558,10 +558,11 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
         "field `version`: invalid type: string \"x\"",
     );
     // A frame against the protocol closes its connection saying why (RFC 6455 §7.4.1: 1002; a
-    // text message that is not UTF-8, 1007).
+    // text message that is not UTF-8, 1007); a client's own close is answered (§5.5.1).
     for (frame, close, words) in [
         (common::UNMASKED_TEXT_FRAME, 1002, "unmasked frame from client"),
         (common::NOT_UTF8_TEXT_FRAME, 1007, "UTF-8"),
+        (common::NORMAL_CLOSE_FRAME, 1000, ""),
     ] {
         let mut stranger = RoomWs::connect(&server, &code).await;
         let (got, reason) = common::close_after_raw_frame(&mut stranger.stream, frame).await;

@@ -106,7 +106,11 @@ async fn session(
                         }
                         break;
                     }
-                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Ok(Message::Close(_))) => {
+                        crate::ws::answer_close(&mut socket).await;
+                        break;
+                    }
+                    None => break,
                 };
                 let version = shared.version.load(Ordering::Relaxed);
                 let refusal = if !limiter.take() {

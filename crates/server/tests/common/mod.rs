@@ -262,6 +262,10 @@ pub const UNMASKED_TEXT_FRAME: &[u8] = &[0x81, 0x02, b'h', b'i'];
 /// A masked (key 0) text frame whose two bytes are not UTF-8.
 pub const NOT_UTF8_TEXT_FRAME: &[u8] = &[0x81, 0x82, 0, 0, 0, 0, 0xff, 0xfe];
 
+/// A masked (key 0) close frame with code 1000: the server answers with its own (RFC 6455
+/// §5.5.1), echoing the code.
+pub const NORMAL_CLOSE_FRAME: &[u8] = &[0x88, 0x82, 0, 0, 0, 0, 0x03, 0xe8];
+
 /// Writes `bytes` to a WebSocket's TCP connection as they are (a frame the client library would
 /// never send), then reads until the server's close frame: its code and reason.
 pub async fn close_after_raw_frame(
