@@ -170,7 +170,7 @@ mod tests {
         let hello = refusal(r#"{"type":"hello","version":"x"}"#);
         assert!(
             hello.starts_with(
-                "the message is not the expected JSON: field `version`: invalid type: string \"x\", expected a whole number from 0 to 18446744073709551615"
+                "the message is not the expected JSON: field `version`: invalid type: string \"x\", expected a whole number of 0 or more"
             ),
             "{hello}"
         );

@@ -339,7 +339,7 @@ impl LiveGame {
             return Err(ApiError::unprocessable(
                 "bad_seats",
                 format!(
-                    "{} is not played by several people on one screen (its catalogue entry's `modes`): exactly one \
+                    "{} is not played by several people on one screen: exactly one \
                      seat is {{\"kind\": \"human\"}}, but {humans} were given",
                     new.game
                 ),
@@ -349,7 +349,7 @@ impl LiveGame {
             return Err(ApiError::unprocessable(
                 "bad_seats",
                 format!(
-                    "{} is not played against the computer (its catalogue entry's `modes`): every seat is \
+                    "{} is not played against the computer: every seat is \
                      {{\"kind\": \"human\"}}",
                     new.game
                 ),

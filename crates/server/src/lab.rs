@@ -249,7 +249,8 @@ impl Lab {
                 StatusCode::SERVICE_UNAVAILABLE,
                 "busy",
                 format!(
-                    "the lab runs at most {limit} run(s) at once on this server and is full now: try again in a minute"
+                    "the lab runs at most {} at once on this server and is full now: try again in a minute",
+                    plural(limit, "run")
                 ),
             ));
         }
@@ -323,10 +324,10 @@ impl Check<'_> {
             return Err(ApiError::unprocessable(
                 "bad_bots",
                 format!(
-                    "`bots` lists {} bot(s) but `{}` seat {} ({}): give one bot per seat",
-                    self.bots.len(),
+                    "`bots` lists {} but the game under `{}` has {} ({}): give one bot per seat",
+                    plural(self.bots.len(), "bot"),
                     self.field,
-                    seats.len(),
+                    plural(seats.len(), "seat"),
                     seats.join(", ")
                 ),
             ));
@@ -352,6 +353,11 @@ impl Check<'_> {
 
 /// Checks a rule set of the request (`field` names it in messages): the game, the rules, the
 /// players and the bots.
+/// `count` and `noun`, the noun plural unless the count is one: `1 bot`, `2 seats`.
+fn plural(count: usize, noun: &str) -> String {
+    if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
+}
+
 fn check(request: &RunRequest, rules: &Value, field: &str) -> Result<(Vec<String>, Result<(), ApiError>), ApiError> {
     madang_games::visit(&request.game, rules, request.players, Check { bots: &request.bots, field }).map_err(
         |e| match e {
@@ -510,7 +516,7 @@ pub async fn start(
                 return Err(ApiError::unprocessable(
                     "bad_rules",
                     format!(
-                        "`compare_rules` seat {} but `rules` seat {}: two rule sets are compared with the same seats",
+                        "the game under `compare_rules` has the seats {} but the one under `rules` has {}: two rule sets are compared with the same seats",
                         other.join(", "),
                         seats.join(", ")
                     ),
@@ -833,6 +839,10 @@ mod tests {
         assert!(refused.message.contains("seat dark"), "{}", refused.message);
         let refused = bots_of(&["random"]).expect("Ur's rules").expect_err("one bot for two seats");
         assert_eq!(refused.code, "bad_bots");
-        assert!(refused.message.contains("`rules` seat 2 (light, dark)"), "{}", refused.message);
+        assert!(
+            refused.message.starts_with("`bots` lists 1 bot but the game under `rules` has 2 seats (light, dark)"),
+            "{}",
+            refused.message
+        );
     }
 }

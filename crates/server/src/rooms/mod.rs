@@ -349,7 +349,7 @@ pub(crate) async fn create(
         return Err(ApiError::unprocessable(
             "not_offered",
             format!(
-                "{} is not played in rooms (its catalogue entry's `modes`: it is played against the computer); rooms offer {}",
+                "{} is not played in rooms, only against the computer; rooms offer {}",
                 body.game,
                 offered.join(", ")
             ),

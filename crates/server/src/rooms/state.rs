@@ -46,6 +46,15 @@ impl Status {
             Status::Finished => "finished",
         }
     }
+
+    /// The status as a person says it: `in its lobby`, `playing a game`, `done with its game`.
+    fn phase(self) -> &'static str {
+        match self {
+            Status::Lobby => "in its lobby",
+            Status::Playing => "playing a game",
+            Status::Finished => "done with its game",
+        }
+    }
 }
 
 /// A person in a seat.
@@ -689,7 +698,11 @@ impl RoomState {
         } else {
             Err(conflict(
                 "wrong_phase",
-                format!("{what} is possible while the room is {}, and it is {}", status.as_str(), self.status.as_str()),
+                format!(
+                    "{what} is possible only while the room is {}; it is {} now",
+                    status.phase(),
+                    self.status.phase()
+                ),
             ))
         }
     }
