@@ -187,6 +187,19 @@ pub(crate) fn parse_threads(text: &str) -> Result<usize, String> {
     }
 }
 
+/// A count or seed flag (`--games`, `--seed`, `--analyse`): a whole number of 0 or more, at
+/// most 2^64 - 1 (negative numbers reach this check instead of being taken for a flag). Whether
+/// 0 is allowed is the flag's own check.
+pub(crate) fn parse_whole(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<i128>() {
+        Ok(n) if n < 0 => Err(format!("expected a whole number of 0 or more, got {text}")),
+        _ => text
+            .trim()
+            .parse::<u64>()
+            .map_err(|_| format!("expected a whole number from 0 to {}, got {:?}", u64::MAX, madang_core::echo(text))),
+    }
+}
+
 /// `--players N`: a seat count written as the notation writes numbers (digits, no sign, no
 /// leading zero; negative numbers reach this check instead of being taken for a flag). Whether
 /// the game allows it is the game's to say ("bad player count").

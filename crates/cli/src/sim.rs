@@ -20,12 +20,10 @@ pub struct SimArgs {
     #[arg(required = true)]
     game: Option<String>,
     /// Number of games.
-    // A negative value reaches the number's own check ("invalid digit") instead of being
-    // taken for a flag.
-    #[arg(long, default_value_t = 1000, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::parse_whole, allow_hyphen_values = true)]
     games: u64,
     /// The run's seed S: game i uses SHA-256("S:i").
-    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 0, value_parser = crate::parse_whole, allow_hyphen_values = true)]
     seed: u64,
     /// One bot per seat in turn order, comma-separated; NAME*N repeats (default: random for every seat).
     #[arg(long)]
@@ -65,7 +63,7 @@ pub struct SimArgs {
     shard: Option<String>,
     /// Review the run's first N games for luck against skill, decisiveness, lead changes and
     /// drama: exact for Ur with its solved table, else estimated by playouts (1-8 s a game).
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = crate::parse_whole, allow_hyphen_values = true)]
     analyse: u64,
     /// Play the same seeds under each of these rule sets (JSON `rules` objects, two or more)
     /// and report them side by side, with tests of the differences against the first.

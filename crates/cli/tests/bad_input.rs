@@ -141,6 +141,19 @@ fn verify_of_a_record_with_a_malformed_seed_is_refused() {
     madang(&["verify", "-"], &record.to_string()).refused(&["seed"]);
 }
 
+/// A record `madang replay` refuses for its `end` is not verified either: the ending names a
+/// seat of the game (Ur's are light and dark) and ends a game still in play.
+#[test]
+fn verify_refuses_an_ending_replay_refuses() {
+    let zero = "0".repeat(64);
+    let record = json!({ "game": "ur", "seed": zero, "actions": [], "end": {"reason": "resign", "by": "purple"} });
+    madang(&["replay", "-"], &record.to_string()).refused(&["`end.by`", "light, dark", "purple"]);
+    madang(&["verify", "-"], &record.to_string()).refused(&["`end.by`", "light, dark", "purple"]);
+    let resigned = json!({ "game": "ur", "seed": zero, "actions": [], "end": {"reason": "resign", "by": "dark"} });
+    let run = madang(&["verify", "-"], &resigned.to_string());
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+}
+
 /// A platform record carries the `commitment` shown during the game: verify refuses a seed that
 /// is not the committed one (exit 1, like a forged roll). SHA-256 of 32 zero bytes, computed
 /// independently (Python's hashlib): 66687aad…2925.

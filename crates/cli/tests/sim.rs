@@ -86,8 +86,15 @@ fn bad_input_exits_2_naming_the_problem() {
         (&["sim", "ur", "--threads", "0"], "--threads must be at least 1"),
         // A negative count reaches the check (not clap's "unexpected argument '-1'").
         (&["sim", "ur", "--threads", "-1"], "--threads must be at least 1, got -1"),
-        (&["sim", "ur", "--games", "-1"], "invalid value '-1' for '--games <GAMES>'"),
-        (&["sim", "ur", "--seed", "-5"], "invalid value '-5' for '--seed <SEED>'"),
+        (
+            &["sim", "ur", "--games", "-1"],
+            "invalid value '-1' for '--games <GAMES>': expected a whole number of 0 or more, got -1",
+        ),
+        (&["sim", "ur", "--seed", "-5"], "--seed <SEED>': expected a whole number of 0 or more, got -5"),
+        (&["sim", "ur", "--analyse", "-1"], "--analyse <N>': expected a whole number of 0 or more, got -1"),
+        // 2^64 is one more than a seed holds.
+        (&["sim", "ur", "--seed", "18446744073709551616"], "expected a whole number from 0 to 18446744073709551615"),
+        (&["sim", "ur", "--games", "many"], "got \"many\""),
         (&["sim", "ur", "--threads", "two"], "expected a whole number of threads from 1 to 1024, got \"two\""),
     ];
     for (args, needle) in cases {

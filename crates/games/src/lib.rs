@@ -471,15 +471,22 @@ pub fn options<G: Game>(rules: &Value) -> Result<G::Options, RecordError> {
 /// A malformed record ([`RecordError`]) or the first refused action ([`RecordError::Action`]).
 pub fn play_record(record: &Record) -> Result<(Box<dyn Match>, Vec<Event>), RecordError> {
     let mut game = open(&record.game, &record.rules, record.players)?;
-    if let Some(end) = &record.end {
-        end.check(&game.seat_names(), &endings(&record.game))?;
-    }
+    check_end_named(game.as_ref(), record)?;
     let mut events = Vec::new();
     for text in &record.actions {
         events.extend(game.apply(text)?);
     }
     check_end_in_play(game.as_ref(), record.end.as_ref())?;
     Ok((game, events))
+}
+
+/// Checks that a record's `end` (if any) names one of the game's seats and one of its endings
+/// ([`End::check`]).
+fn check_end_named(game: &dyn Match, record: &Record) -> Result<(), RecordError> {
+    match &record.end {
+        Some(end) => end.check(&game.seat_names(), &endings(&record.game)),
+        None => Ok(()),
+    }
 }
 
 /// Checks that a record's `end` (if any) ends a game still in play once its actions are
@@ -557,6 +564,8 @@ pub fn verify(record: &Record) -> Result<usize, VerifyError> {
     let seed: Seed = record.seed.ok_or(VerifyError::NoSeed)?;
     let mut stream = seed.stream(CHANCE);
     let mut game = open(&record.game, &record.rules, record.players)?;
+    // A record `madang replay` refuses is not verified either: its `end` is checked as there.
+    check_end_named(game.as_ref(), record)?;
     let mut checked = 0;
     for (index, text) in record.actions.iter().enumerate() {
         if game.turn() == Turn::Chance {
@@ -568,6 +577,7 @@ pub fn verify(record: &Record) -> Result<usize, VerifyError> {
         }
         game.apply(text).map_err(RecordError::from)?;
     }
+    check_end_in_play(game.as_ref(), record.end.as_ref())?;
     Ok(checked)
 }
 
