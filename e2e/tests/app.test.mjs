@@ -11,12 +11,15 @@ test('Korean by default for a Korean browser, English one click away, and the ch
   await page.goto(`${env.server.url}#/`);
   await page.locator('.game-list').waitFor();
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'ko');
+  // The page shell's skip link speaks the page's language too.
+  assert.equal(await page.locator('a.skip').textContent(), '본문으로 건너뛰기');
   const names = await page.locator('.game-card h2').allTextContents();
   assert.deepEqual(names, ['윷놀이', '우르 왕실 놀이', '루도', '일곱 주사위 포커']);
   await screenshot(page, 'home-phone-ko');
   await page.getByRole('button', { name: '언어: 영어로 바꾸기' }).click();
   assert.deepEqual(await page.locator('.game-card h2').allTextContents(), ['Yut Nori', 'Royal Game of Ur', 'Ludo', 'Seven Dice Poker']);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+  assert.equal(await page.locator('a.skip').textContent(), 'Skip to content');
   await page.reload();
   await page.locator('.game-list').waitFor();
   assert.equal(await page.locator('.game-card h2').first().textContent(), 'Yut Nori');

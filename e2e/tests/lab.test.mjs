@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { PHONE, newPage, screenshot, suite } from '../lib.mjs';
+import messages from '../../crates/web/static/js/messages/app.js';
 
 const env = suite();
 
@@ -35,6 +36,25 @@ test('a lab run on a phone: progress to the end, the report, its downloads, and 
   await page.locator('#home-lab').click();
   await page.locator('#lab-form').waitFor();
   assert.match(await page.locator('#lab-limits').innerText(), /10,000 games per rule set.*30 s/);
+
+  // A seed a JavaScript number cannot hold exactly, or not a whole number, is refused beside
+  // the field before any request (it would be sent rounded); the largest exact one is taken.
+  const posts = [];
+  page.on('request', (r) => r.method() === 'POST' && r.url().endsWith('/api/lab/runs') && posts.push(r.url()));
+  const badSeed = messages.en['lab.bad_seed'].replace('{max}', '9007199254740991');
+  assert.equal(badSeed, 'The seed must be a whole number from 0 to 9007199254740991, or empty.');
+  for (const seed of ['18446744073709551615', '9007199254740992', '1.5', '-1', '12abc']) {
+    await page.locator('#lab-seed').fill(seed);
+    await page.locator('#lab-start').click();
+    assert.equal(await page.locator('#lab-seed-error').textContent(), badSeed, seed);
+    assert.equal(await page.locator('#lab-seed').getAttribute('aria-invalid'), 'true', seed);
+  }
+  assert.equal(await page.locator('#lab-seed-error').isVisible(), true);
+  assert.deepEqual(posts, [], 'no run was asked for');
+  assert.equal(await page.locator('#lab-progress').count(), 0);
+  await page.locator('#lab-seed').fill('9007199254740991');
+  assert.equal(await page.locator('#lab-seed-error').textContent(), '');
+  assert.equal(await page.locator('#lab-seed').getAttribute('aria-invalid'), null);
 
   // A small run: the bar is sampled while the page polls, and must climb to its end.
   await fill(page, ['greedy', 'random'], 400, 5);
@@ -95,6 +115,26 @@ test('a lab run on a phone: progress to the end, the report, its downloads, and 
   assert.match(await page.locator('#lab-status').innerText(), /^Cancelled after [\d,]+ of 10,000 games\.$/);
   const after = await page.evaluate(async () => (await (await fetch('/api/lab')).json()).runs[0]);
   assert.equal(after.status, 'cancelled');
+
+  // A run made over the API with a seed above 2^53 - 1: the server sends it as a JSON number,
+  // which the page would read rounded (18446744073709552000), so the page does not show it.
+  const big = await page.evaluate(async () => {
+    const body = '{"game": "ur", "bots": ["random", "random"], "games": 10, "seed": 18446744073709551615}';
+    const run = await (await fetch('/api/lab/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json();
+    for (let i = 0; i < 200 && run.status === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      Object.assign(run, await (await fetch(`/api/lab/runs/${run.id}`)).json());
+    }
+    return run;
+  });
+  assert.equal(big.status, 'done');
+  await page.reload();
+  await page.locator('#lab-status[data-status="done"]').waitFor();
+  const status = await page.locator('#lab-status').innerText();
+  assert.match(status, /^Done: 10 games in [\d.]+ s \(the seed is too large to show here exactly: the report gives it\)\.$/);
+  assert.doesNotMatch(status, /18446744073709552000/);
+  // The report's page, written by the server, gives it exactly.
+  await page.frameLocator('iframe.lab-frame').locator('body', { hasText: '18446744073709551615' }).waitFor();
   check();
 });
 
@@ -105,6 +145,9 @@ test('the lab page in Korean', async () => {
   assert.equal(await page.locator('h1').innerText(), '설계 실험실');
   assert.equal(await page.locator('#lab-start').innerText(), '돌리기');
   assert.match(await page.locator('#lab-limits').innerText(), /규칙마다 최대 10,000판/);
+  // A refused seed is explained in Korean beside the field.
+  await page.locator('#lab-seed').fill('18446744073709551615');
+  assert.equal(await page.locator('#lab-seed-error').textContent(), '시드는 0부터 9007199254740991까지의 정수이거나 비워 두어야 합니다.');
 
   // Two rule sets (the second left at the defaults, so the same game): the comparison comes
   // first, in its own frame, then each rule set's report.

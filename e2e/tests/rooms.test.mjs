@@ -8,6 +8,19 @@ import messages from '../../crates/web/static/js/messages/app.js';
 
 const env = suite();
 
+/**
+ * Asserts the room page shows the lobby as a spectator sees it: no ready, start or leave button,
+ * no seat token kept, the chat log there and, instead of its input, why a spectator cannot chat.
+ */
+async function spectatorView(page, code) {
+  for (const button of ['#ready', '#start-room', '#leave-room']) assert.equal(await page.locator(button).count(), 0, `${button} for a spectator`);
+  assert.equal(await page.evaluate((c) => localStorage.getItem(`madang.room.${c}`), code), null);
+  assert.equal(await page.locator('#chat-spectator').textContent(), messages.en['room.chat_sit']);
+  assert.equal(await page.locator('#chat-spectator').isVisible(), true);
+  assert.equal(await page.locator('.chat-form').isVisible(), false, 'no chat input for a spectator');
+  assert.equal(await page.locator('#chat').count(), 1, 'the chat log stays');
+}
+
 /** The room snapshot as the page's server sees it. */
 async function roomOf(page, code) {
   return page.evaluate(async (c) => (await (await fetch(`/api/rooms/${c}`)).json()).room, code);
@@ -50,9 +63,22 @@ test('an Ur room: create, join by link, ready, play, resign; both stats count it
   assert.equal(waiting.cursor, 'not-allowed');
   await screenshot(host.page, 'room-lobby-desktop');
 
-  // The guest opens the link (with animations off) and takes the free seat.
+  // The guest opens the link (with animations off): a spectator until seated, who reads the
+  // chat and is told, where the input would be, that a seat lets them chat.
   await guest.page.goto(link.replace('/#/', '/?pace=0#/'));
-  await guest.page.locator('.lobby-seat[data-seat="dark"] button', { hasText: 'Sit here' }).click();
+  const sitDark = guest.page.locator('.lobby-seat[data-seat="dark"] button', { hasText: 'Sit here' });
+  await sitDark.waitFor();
+  await spectatorView(guest.page, code);
+  // The guest takes the free seat, leaves it in the lobby: at once a spectator's page again
+  // (the seat's token forgotten), and can sit down again.
+  await sitDark.click();
+  await guest.page.locator('#ready').waitFor();
+  assert.equal(await guest.page.locator('#chat-spectator').isVisible(), false);
+  await guest.page.locator('#leave-room').click();
+  await sitDark.waitFor();
+  await spectatorView(guest.page, code);
+  assert.equal((await roomOf(guest.page, code)).seats[1].kind, 'open');
+  await sitDark.click();
   await guest.page.locator('#ready').waitFor();
   await guest.page.locator('#ready').click();
   await guest.page.waitForFunction(() => document.querySelector('#ready')?.getAttribute('aria-pressed') === 'true');
@@ -135,6 +161,17 @@ test('an Ur room: create, join by link, ready, play, resign; both stats count it
   }
   await screenshot(host.page, 'room-result-desktop');
 
+  // The guest leaves after the game: the room is back in its lobby, and the guest's page is a
+  // spectator's at once (no ready or leave button, "Sit here" on the seat just left); the host's
+  // shows the seat open.
+  await guest.page.locator('#leave-room').click();
+  await guest.page.waitForFunction(() => document.getElementById('view')?.dataset.status === 'lobby');
+  await sitDark.waitFor();
+  await spectatorView(guest.page, code);
+  assert.equal(await guest.page.locator('#result').isVisible(), false);
+  await host.page.locator('.lobby-seat[data-seat="dark"][data-kind="open"]').waitFor();
+  assert.equal(await host.page.locator('#leave-room').count(), 1, 'the host keeps the seat');
+
   // Both players' stats count the room game.
   const hostRows = await statsRows(host.page, env.server.url);
   const guestRows = await statsRows(guest.page, env.server.url);
@@ -183,6 +220,12 @@ test('joining by code: a code no room has is said beside the field; a known one 
   await page.locator('#join-code').click();
   await page.waitForURL(new RegExp(`#/room/${code}$`));
   await page.locator('#lobby').waitFor();
+  // The host moves to the open seat: the page follows (the seat it holds, and the one kept for
+  // a later visit), so the seat left is offered to move back to.
+  await page.locator('.lobby-seat[data-seat="dark"] button', { hasText: 'Move here' }).click();
+  await page.locator('.lobby-seat.mine[data-seat="dark"]').waitFor();
+  await page.locator('.lobby-seat[data-seat="light"] button', { hasText: 'Move here' }).waitFor();
+  assert.equal(JSON.parse(await page.evaluate((c) => localStorage.getItem(`madang.room.${c}`), code)).seat, 'dark');
   check();
   await context.close();
 });

@@ -34,6 +34,13 @@ async function assertTouchTargets(page) {
 test('a whole game against the computer with two pieces a side, then the result and stats', async () => {
   const { page, check, context } = await newPage(env.browser, { viewport: PHONE });
   await openSetup(page, env.server.url, 'yut', 11);
+  // The default choice is marked after its name, which has brackets of its own (not "… (2-4
+  // players) (default)").
+  assert.deepEqual(await page.locator('#opt-mode option').allTextContents(), [
+    'Individual (2-4 players) — default',
+    'Teams of two, shared pieces',
+    'Teams of two, separate pieces',
+  ]);
   // Seat A is the person, seat B the computer.
   assert.equal(await page.locator('select[name="seat-A"]').inputValue(), 'human');
   assert.equal(await page.locator('select[name="seat-B"]').inputValue(), 'cpu');
@@ -155,6 +162,7 @@ test('the default board at phone and desktop size: stations, trays, touch target
 test('a team game: seats A1, B1, A2, B2 and team trays; Korean terms on the board', async () => {
   const { page, check, context } = await newPage(env.browser, { viewport: PHONE, locale: 'ko-KR' });
   await openSetup(page, env.server.url, 'yut', 7);
+  assert.equal(await page.locator('#opt-mode option[value="individual"]').textContent(), '개인전 (2-4명) — 기본');
   await setOptions(page, { mode: 'team-shared', pieces: '1' });
   await page.locator('#players').selectOption('4');
   assert.deepEqual(

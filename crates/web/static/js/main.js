@@ -43,6 +43,9 @@ let cleanup = null;
 
 function header() {
   const top = /** @type {HTMLElement} */ (document.getElementById('top'));
+  // The skip link is the page shell's (index.html): its words follow the language too.
+  const skip = document.querySelector('a.skip');
+  if (skip) skip.textContent = t('nav.skip');
   const other = currentLang() === 'ko' ? 'en' : 'ko';
   replace(
     top,

@@ -40,6 +40,32 @@ function rulesText(rules) {
   return rules && Object.keys(rules).length > 0 ? JSON.stringify(rules) : t('lab.default_rules');
 }
 
+/**
+ * The seed field's value: `undefined` when empty (the server draws one), the number when it is
+ * a whole number from 0 to `Number.MAX_SAFE_INTEGER` (a JavaScript number holds no larger
+ * integer exactly: a larger one would be sent rounded), else `null`.
+ * @param {string} text
+ * @returns {number | null | undefined}
+ */
+function seedValue(text) {
+  const digits = text.trim();
+  if (digits === '') return undefined;
+  if (![...digits].every((c) => c >= '0' && c <= '9')) return null;
+  const n = Number(digits);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/**
+ * A run's seed as the page can show it: the server sends it as a JSON number, which above
+ * `Number.MAX_SAFE_INTEGER` reads rounded here (18446744073709551615 as
+ * 18446744073709552000), so such a seed is not shown (the report's page gives it exactly).
+ * @param {any} seed
+ * @returns {string | null}
+ */
+function seedText(seed) {
+  return Number.isSafeInteger(seed) ? String(seed) : null;
+}
+
 /** @param {HTMLElement} view */
 export async function labPage(view) {
   const overview = await api('GET', '/api/lab');
@@ -123,7 +149,11 @@ export async function labPage(view) {
     replace(
       runBox,
       bar,
-      h('p', { id: 'lab-status', dataset: { status: run.status }, text: t('lab.done', { total: num(run.total), seconds, seed: String(run.seed) }) }),
+      h('p', {
+        id: 'lab-status',
+        dataset: { status: run.status },
+        text: seedText(run.seed) === null ? t('lab.done_big_seed', { total: num(run.total), seconds }) : t('lab.done', { total: num(run.total), seconds, seed: seedText(run.seed) }),
+      }),
       run.comparison ? reportView(run, run.comparison, 'lab.comparison', 'compare') : null,
       run.reports.map((/** @type {any} */ report, /** @type {number} */ n) =>
         reportView(run, report, n === 0 ? 'lab.report_a' : 'lab.report_b', String(n)),
@@ -248,17 +278,41 @@ export async function labPage(view) {
       optionFields(second, 'lab-b', false),
     );
     const gamesInput = h('input', { id: 'lab-games', name: 'games', type: 'number', inputmode: 'numeric', min: 1, max: limits.max_games, value: 200, required: true });
-    const seedInput = h('input', { id: 'lab-seed', name: 'seed', type: 'number', inputmode: 'numeric', min: 0, step: 1 });
+    // Text, not a number field: the page checks it and says what is wrong beside it, in the
+    // page's language (a number field would round a long seed, and the browser's own message
+    // is in the browser's language).
+    const seedError = h('p', { class: 'error', id: 'lab-seed-error', role: 'alert' });
+    /** Says beside the field whether its seed can be sent; returns whether it can. */
+    const checkSeed = () => {
+      const bad = seedValue(seedInput.value) === null;
+      seedError.textContent = bad ? t('lab.bad_seed', { max: String(Number.MAX_SAFE_INTEGER) }) : '';
+      if (bad) seedInput.setAttribute('aria-invalid', 'true');
+      else seedInput.removeAttribute('aria-invalid');
+      return !bad;
+    };
+    const seedInput = h('input', {
+      id: 'lab-seed',
+      name: 'seed',
+      inputmode: 'numeric',
+      autocomplete: 'off',
+      'aria-describedby': 'lab-seed-error',
+      on: { input: () => void checkSeed() },
+    });
     const rotate = h('input', { type: 'checkbox', id: 'lab-rotate', name: 'rotate', checked: true });
 
     async function start(/** @type {Event} */ e) {
       e.preventDefault();
       error.textContent = '';
+      if (!checkSeed()) {
+        seedInput.focus();
+        return;
+      }
       /** @type {any} */
       const body = { game, rules, bots, games: Number(gamesInput.value), rotate_seats: rotate.checked };
       if (compare) body.compare_rules = second;
       if (info.players.allowed.length > 1) body.players = players;
-      if (seedInput.value.trim() !== '') body.seed = Number(seedInput.value);
+      const seed = seedValue(seedInput.value);
+      if (seed !== undefined) body.seed = seed;
       try {
         showRun(await api('POST', '/api/lab/runs', body));
       } catch (err) {
@@ -335,7 +389,7 @@ export async function labPage(view) {
         botsBox,
         h('label', { class: 'choice' }, rotate, t('lab.rotate')),
         h('div', { class: 'field' }, h('label', { for: 'lab-games', text: t('lab.games') }), gamesInput),
-        h('div', { class: 'field' }, h('label', { for: 'lab-seed', text: t('lab.seed') }), seedInput),
+        h('div', { class: 'field' }, h('label', { for: 'lab-seed', text: t('lab.seed') }), seedInput, seedError),
         error,
         h('button', { type: 'submit', class: 'primary big', id: 'lab-start', text: t('lab.start') }),
       ),

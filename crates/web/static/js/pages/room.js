@@ -63,13 +63,16 @@ export async function roomPage(view, rawCode) {
     chatInput,
     h('button', { type: 'submit', text: t('room.send') }),
   );
+  // A spectator reads the chat but cannot write in it (the server refuses `spectator`): told so
+  // where the input would be.
+  const chatSpectator = h('p', { class: 'hint', id: 'chat-spectator', hidden: true });
   const game = h('div', { class: 'play-body', id: 'room-game' }, boardBox, h('aside', { class: 'side' }, seatsBox, h('h2', { class: 'log-title', text: t('play.log') }), log, controls));
   view.append(
     h('div', { class: 'play-head' }, title, turn, connection),
     resultBox,
     lobby,
     game,
-    h('section', { class: 'panel room-chat' }, h('h2', { class: 'log-title', text: t('room.chat') }), chatList, chatForm),
+    h('section', { class: 'panel room-chat' }, h('h2', { class: 'log-title', text: t('room.chat') }), chatList, chatForm, chatSpectator),
   );
 
   /** @param {Record<string, any>} message a command; the seat's token is added */
@@ -336,7 +339,10 @@ export async function roomPage(view, rawCode) {
   async function drawResult() {
     const room = state.room;
     if (room.status !== 'finished' || !room.state) {
+      // Back in the lobby (the next round, or someone left): nothing of the last results stays,
+      // not even hidden (their buttons were a seated player's).
       resultBox.hidden = true;
+      replace(resultBox);
       return;
     }
     const game = { ...room.state, id: state.gameId() };
@@ -380,8 +386,18 @@ export async function roomPage(view, rawCode) {
     resultBox.hidden = false;
   }
 
+  /** The chat's input for a seated player; for a spectator, why there is none. */
+  function drawChat() {
+    const watching = state.mySeat() === null;
+    chatForm.hidden = watching;
+    chatSpectator.hidden = !watching;
+    const canSit = state.room.status === 'lobby' && state.openSeats().length > 0;
+    chatSpectator.textContent = watching ? t(canSit ? 'room.chat_sit' : 'room.chat_seated') : '';
+  }
+
   function render() {
     const room = state.room;
+    drawChat();
     lobby.hidden = room.status !== 'lobby';
     game.hidden = room.status === 'lobby';
     view.dataset.version = String(state.version);
@@ -465,7 +481,7 @@ export async function roomPage(view, rawCode) {
   async function join(seat) {
     try {
       const answer = await api('POST', `/api/rooms/${code}/join`, { nickname: me.nickname, seat });
-      state.took({ seat: answer.seat, token: answer.token });
+      state.took({ seat: answer.seat, token: answer.token }, answer.room.version);
       protocol.rebind();
     } catch (e) {
       toast(errorText(e), 'error');

@@ -512,7 +512,9 @@ export function optionField(o, initial, set, prefix = 'opt') {
         h('option', {
           value: String(v),
           selected: chosen ? v === initial : !dependent && v === o.default,
-          text: v === o.default && !dependent ? `${text(v)} ${t('setup.default_mark')}` : text(v),
+          // The default marked after the name, not in brackets: many names end in their own
+          // ("Individual (2-4 players)", "Finkel (British Museum)").
+          text: v === o.default && !dependent ? t('setup.default_option', { option: text(v) }) : text(v),
         }),
       ),
     );

@@ -74,9 +74,10 @@ export class RoomProtocol {
     switch (message.type) {
       case 'welcome': {
         const token = this.hellos.shift();
-        // The token is no longer a seat here (the seat was left): watch instead. (A welcome to
-        // a hello sent before this page took a seat says nothing about the seat.)
-        if (message.seat === null && state.held && token === state.held.token) state.forget();
+        // The token is no longer a seat here (the seat was left): watch instead; or it holds
+        // this seat now. (A welcome to a hello sent before this page took a seat says nothing
+        // about the seat.)
+        if (state.held && token === state.held.token) state.welcomed(message.seat, message.version);
         return;
       }
       case 'snapshot':

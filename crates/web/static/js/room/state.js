@@ -39,6 +39,14 @@ export class RoomState {
     this.version = -1;
     /** @type {{seat: string, token: string} | null} */
     this.held = heldSeat(code);
+    /**
+     * The room's version at which the server last said the held seat was this browser's (the
+     * join's answer, or a `welcome` to the seat's token); `null` until then (a seat kept from an
+     * earlier visit). Only an event after it can move or free the held seat: the room's history
+     * may hold an earlier `left` of the same seat, by whoever sat there before.
+     * @type {number | null}
+     */
+    this.heldSince = null;
     /** Set once the room has closed for good. */
     this.closed = false;
   }
@@ -79,18 +87,50 @@ export class RoomState {
   }
 
   /**
-   * A seat taken by joining.
+   * A seat taken by joining, at the room's version `since` (the join's answer's snapshot).
    * @param {{seat: string, token: string}} held
+   * @param {number} since
    */
-  took(held) {
+  took(held, since) {
     this.held = held;
+    this.heldSince = since;
     holdSeat(this.code, held);
   }
 
-  /** The held seat is gone (left, or no longer this token's). */
+  /**
+   * The server's `welcome` to the held seat's token: the token holds `seat` (it may have moved
+   * since this browser last knew), or none any more (`null`: left, from here or elsewhere).
+   * @param {string | null} seat
+   * @param {number} version the room's version the welcome speaks of
+   */
+  welcomed(seat, version) {
+    if (!this.held) return;
+    if (seat === null) {
+      this.forget();
+      return;
+    }
+    if (seat !== this.held.seat) holdSeat(this.code, (this.held = { ...this.held, seat }));
+    this.heldSince = version;
+  }
+
+  /** The held seat is gone (left, or no longer this token's): this browser only watches. */
   forget() {
     this.held = null;
+    this.heldSince = null;
     holdSeat(this.code, null);
+  }
+
+  /**
+   * Keeps the held seat in step with a room event after it was known to be this browser's: a
+   * move to another seat (`seat`) or leaving it (`left`, the room's answer to this page's
+   * `leave`, or to another tab's with the same token) — then the page is a spectator's at once,
+   * with the token forgotten, as the server made the connection a spectator's.
+   * @param {any} e
+   */
+  follow(e) {
+    if (!this.held || this.heldSince === null || !(e.version > this.heldSince)) return;
+    if (e.type === 'seat' && e.from === this.held.seat) holdSeat(this.code, (this.held = { ...this.held, seat: e.to }));
+    else if (e.type === 'left' && e.seat === this.held.seat) this.forget();
   }
 
   /**
@@ -146,6 +186,7 @@ export class RoomState {
    * @param {{to: number, room: any, events: any[]}} message
    */
   apply(message) {
+    for (const e of message.events) if (this.version < 0 || e.version > this.version) this.follow(e);
     if (message.events.some((e) => e.type === 'closed')) this.closed = true;
     this.room = message.room;
     this.version = message.to;
