@@ -46,6 +46,12 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T, ApiErr
     // Every body and message is an object: serde would also read a struct from an array,
     // field by field in order.
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        // A byte order mark is invisible in most editors: named, or the object looks fine.
+        if bytes.trim_ascii_start().starts_with("\u{feff}".as_bytes()) {
+            return Err(malformed(
+                "it starts with a byte order mark (U+FEFF, bytes EF BB BF): send the JSON object without it".to_owned(),
+            ));
+        }
         return Err(malformed("a JSON object {…} is expected".to_owned()));
     }
     // Read once without tracking the path (which copies every key it passes); only a refusal
@@ -181,5 +187,14 @@ mod tests {
         // Two members at fault: neither is singled out.
         let two = refusal(r#"{"type":"move","action":5,"version":"x","token":"t"}"#);
         assert!(two.starts_with("the message is not the expected JSON: invalid type"), "{two}");
+    }
+
+    #[test]
+    fn a_byte_order_mark_before_the_object_is_named() {
+        // U+FEFF in UTF-8 is EF BB BF (RFC 3629); JSON text has no byte order mark (RFC 8259 §8.1).
+        let bom = refusal("\u{feff}{\"type\":\"ping\"}");
+        assert!(bom.contains("byte order mark (U+FEFF, bytes EF BB BF)"), "{bom}");
+        assert_eq!(refusal("[1]"), "the message is not the expected JSON: a JSON object {…} is expected");
+        assert_eq!(refusal("\u{feff}{\"type\":\"ping\"}".trim_start_matches('\u{feff}')), "");
     }
 }
