@@ -19,7 +19,7 @@ use tower_http::LatencyUnit;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
-use tower_http::trace::{DefaultMakeSpan, DefaultOnFailure, DefaultOnResponse, TraceLayer};
+use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 use crate::app::{App, AppState, now_ms, random_hex};
@@ -104,12 +104,29 @@ pub fn router(state: AppState) -> Router {
         // upgrade); its messages are not logged here.
         .layer(
             TraceLayer::new_for_http()
-                .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+                .make_span_with(|request: &Request| {
+                    tracing::info_span!("request", method = %request.method(), uri = %logged_uri(request.uri()),
+                        version = ?request.version())
+                })
                 .on_response(DefaultOnResponse::new().level(Level::INFO).latency_unit(LatencyUnit::Micros))
                 // A 5xx answer is logged at WARN: `503 busy` is an answer, not a fault, and a
                 // real fault (`internal error`, `storage error`) logs itself at ERROR.
                 .on_failure(DefaultOnFailure::new().level(Level::WARN)),
         )
+}
+
+/// The most characters of a request's URI a log line holds: a path or query of 64 KiB (refused,
+/// 414) would otherwise be a 64 KiB line.
+const LOGGED_URI_CHARS: usize = 512;
+
+/// A request's URI as its log line shows it: cut to [`LOGGED_URI_CHARS`] characters and `…`.
+fn logged_uri(uri: &axum::http::Uri) -> String {
+    let mut text = uri.to_string();
+    if let Some((end, _)) = text.char_indices().nth(LOGGED_URI_CHARS) {
+        text.truncate(end);
+        text.push('…');
+    }
+    text
 }
 
 async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> ApiError {
@@ -576,4 +593,19 @@ async fn replay_record(JsonBody(request): JsonBody<ReplayRequest>) -> Result<Jso
     value["rules"] = record.rules.clone();
     value["entries"] = Value::Array(entries);
     Ok(Json(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_uri_is_logged_cut() {
+        let long: axum::http::Uri = format!("/api/{}?q={}", "a".repeat(60_000), "b".repeat(10)).parse().expect("a URI");
+        let logged = logged_uri(&long);
+        assert_eq!(logged.chars().count(), LOGGED_URI_CHARS + 1);
+        assert_eq!(logged, format!("/api/{}…", "a".repeat(LOGGED_URI_CHARS - 5)));
+        let short: axum::http::Uri = "/api/games/0123456789abcdef?x=1".parse().expect("a URI");
+        assert_eq!(logged_uri(&short), "/api/games/0123456789abcdef?x=1");
+    }
 }
