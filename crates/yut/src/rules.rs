@@ -22,9 +22,19 @@ impl Fraction {
     pub fn parse(key: &str, text: &str) -> Result<Fraction, RulesError> {
         let bad =
             || RulesError::new(key, format!("must be a fraction such as \"1/2\", got {:?}", madang_core::echo(text)));
+        // A whole number too large for 64 bits counts as the largest one, so the denominator's
+        // range, or the option's own, names what is wrong with it rather than its shape.
+        let whole = |part: &str| {
+            let part = part.trim();
+            match part.parse::<u64>() {
+                Ok(n) => Some(n),
+                Err(_) if !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) => Some(u64::MAX),
+                Err(_) => None,
+            }
+        };
         let (numerator, denominator) = match text.split_once('/') {
-            Some((a, b)) => (a.trim().parse::<u64>().map_err(|_| bad())?, b.trim().parse::<u64>().map_err(|_| bad())?),
-            None => (text.trim().parse::<u64>().map_err(|_| bad())?, 1),
+            Some((a, b)) => (whole(a).ok_or_else(bad)?, whole(b).ok_or_else(bad)?),
+            None => (whole(text).ok_or_else(bad)?, 1),
         };
         if denominator == 0 || denominator > 1000 {
             return Err(RulesError::new(

@@ -1911,10 +1911,11 @@ fn fraction_rule_values_are_refused_for_the_problem_they_have() {
     for value in ["3/2", "1/1", "2/1", "0", "0/3", "1"] {
         assert_eq!(refusal("stick_flat", value), format!("must be strictly between 0 and 1, got {value:?}"));
     }
-    for value in ["1", "2/2", "3/2", "1001/1000"] {
+    // 2^64 = 18446744073709551616: a numerator past 64 bits is still a fraction over 1.
+    for value in ["1", "2/2", "3/2", "1001/1000", "18446744073709551616/3", "99999999999999999999"] {
         assert_eq!(refusal("nak", value), format!("must be at least 0 and below 1, got {value:?}"));
     }
-    for value in ["1/1001", "1/0", "5/2000"] {
+    for value in ["1/1001", "1/0", "5/2000", "99999999999999999999/99999999999999999999999"] {
         assert_eq!(refusal("stick_flat", value), format!("must have a denominator from 1 to 1000, got {value:?}"));
     }
     for value in ["abc", "-1/2", "", "1/2/3", "½"] {
