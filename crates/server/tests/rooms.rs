@@ -777,8 +777,9 @@ async fn a_room_survives_a_server_restart_and_its_game_is_finished() {
         let (code, host) = create_room(&server, json!({"game": "ur", "rules": {"pieces": 3}})).await;
         let guest = join(&server, &code, json!({"nickname": "Joon"})).await;
         let mut players = vec![host, guest];
-        // A restart in the lobby keeps the seats and the ready flags.
+        // A restart in the lobby keeps the seats and the ready flags, and the chat.
         assert!(players[1].act(json!({"type": "ready"})).await.is_none());
+        assert!(players[1].act(json!({"type": "chat", "text": "ready when you are"})).await.is_none());
         let lobby = sync_all(&mut players, &code).await;
         server.stop().await;
         let server = TestServer::start_with(&dir, database.clone(), false, fast()).await;
@@ -828,6 +829,30 @@ async fn a_room_survives_a_server_restart_and_its_game_is_finished() {
             p.ws = ws;
         }
         sync_all(&mut players, &code).await;
+        // A page opened now asks for the history: the chat lines said before the restarts, in
+        // order, with who said them, are the rebuilt room's first events.
+        let mut page = RoomWs::connect(&server, &code).await;
+        page.send(json!({"type": "hello", "history": true})).await;
+        assert_eq!(page.recv_raw().await.unwrap()["type"], "welcome");
+        let history = page.recv_raw().await.unwrap();
+        assert_eq!(history["type"], "events", "{history}");
+        let nickname = |seat: &str| {
+            before["seats"].as_array().unwrap().iter().find(|s| s["name"] == seat).unwrap()["nickname"].clone()
+        };
+        let chat: Vec<Value> = history["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["type"] == "chat")
+            .map(|e| json!([e["seat"], e["nickname"], e["text"]]))
+            .collect();
+        assert_eq!(
+            chat,
+            [
+                json!([players[1].seat, "Joon", "ready when you are"]),
+                json!([players[0].seat, nickname(&players[0].seat), "back soon"]),
+            ]
+        );
         // A spectator, and a command with a wrong token, still get the usual answers.
         let error = players[1].ws.command(json!({"type": "chat", "text": "hi", "token": "00"})).await.unwrap();
         assert_eq!(error["code"], "bad_token");

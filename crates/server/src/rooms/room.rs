@@ -305,6 +305,13 @@ impl Room {
         let state = RoomState::restore(settings, saved, game, now_ms()).map_err(corrupt)?;
         let version = u64::try_from(row.generation).unwrap_or(0) << 32;
         let mut room = Room::with_state(app, config, state, version, row.state);
+        // The chat lines kept are its first events, so a page opened now shows them (a `hello`
+        // asking for the history).
+        let chat: Vec<_> = room.state.chat.iter().cloned().collect();
+        for line in chat {
+            let body = json!({"type": "chat", "seat": line.seat, "nickname": line.nickname, "text": line.text});
+            room.room_event_at(body, line.at);
+        }
         room.commit_events();
         Ok(room)
     }
@@ -433,13 +440,18 @@ impl Room {
 
     /// Appends a room event: `{version, type, …its fields…, at}`.
     fn room_event(&mut self, body: Value) {
+        self.room_event_at(body, now_ms());
+    }
+
+    /// Appends a room event that happened at `at` (ms since the epoch).
+    fn room_event_at(&mut self, body: Value, at: i64) {
         self.version += 1;
         let mut event = Map::new();
         event.insert("version".into(), json!(self.version));
         if let Value::Object(mut fields) = body {
             event.append(&mut fields);
         }
-        event.insert("at".into(), json!(now_ms()));
+        event.insert("at".into(), json!(at));
         self.pending.push(Value::Object(event).to_string());
     }
 

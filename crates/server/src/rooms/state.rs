@@ -268,7 +268,8 @@ pub enum Announce {
 }
 
 /// What is stored of a room (`rooms.state`) to rebuild it after a restart: everything but
-/// connections, presence, chat and the event log. The game itself is in `games`/`actions`.
+/// connections, presence and the event log; of the chat, its last [`KEPT_CHAT`] lines. The game
+/// itself is in `games`/`actions`.
 #[derive(Serialize, Deserialize, Debug)]
 pub struct Saved {
     /// `lobby`, `playing` or `finished` (when the game ended by a move, the stored game says
@@ -288,6 +289,25 @@ pub struct Saved {
     /// before skins: the defaults).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skins: Option<SkinChoice>,
+    /// The last chat lines, oldest first (absent in documents stored before chat was kept).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chat: Vec<ChatLine>,
+}
+
+/// How many of a room's last chat lines it keeps across a restart.
+pub const KEPT_CHAT: usize = 50;
+
+/// A chat line as a room keeps it: the `chat` event's fields and its time.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct ChatLine {
+    /// The seat's name when it was said.
+    pub seat: String,
+    /// The speaker's nickname then.
+    pub nickname: String,
+    /// The line.
+    pub text: String,
+    /// When it was said, ms since the epoch.
+    pub at: i64,
 }
 
 /// A stored seat.
@@ -367,6 +387,8 @@ pub struct RoomState {
     pub deadline: Option<i64>,
     /// People who joined so far.
     pub joins: u64,
+    /// The last [`KEPT_CHAT`] chat lines, oldest first (stored with the state).
+    pub chat: VecDeque<ChatLine>,
     /// Closed for good (everyone left).
     pub closed: bool,
     /// The state document ([`RoomState::saved`]) may have changed since [`RoomState::take_dirty`].
@@ -484,6 +506,7 @@ impl RoomState {
             skins,
             deadline: None,
             joins: 0,
+            chat: VecDeque::new(),
             closed: false,
             dirty: true,
         };
@@ -566,6 +589,7 @@ impl RoomState {
             skins,
             deadline: None,
             joins: saved.joins,
+            chat: saved.chat.into_iter().rev().take(KEPT_CHAT).rev().collect(),
             closed: false,
             dirty: false,
         };
@@ -611,6 +635,7 @@ impl RoomState {
             games: self.games.clone(),
             seats,
             skins: self.skins.clone(),
+            chat: self.chat.iter().cloned().collect(),
         }
     }
 
@@ -1203,11 +1228,7 @@ impl RoomState {
         let kept = (self.status, self.draw_offer);
         self.dirty |= !matches!(
             event,
-            RoomEvent::Heard { .. }
-                | RoomEvent::Chat { .. }
-                | RoomEvent::Presence { .. }
-                | RoomEvent::Timeout { .. }
-                | RoomEvent::Game { .. }
+            RoomEvent::Heard { .. } | RoomEvent::Presence { .. } | RoomEvent::Timeout { .. } | RoomEvent::Game { .. }
         );
         let announce = match event {
             RoomEvent::Heard { seat, id } => {
@@ -1282,7 +1303,13 @@ impl RoomState {
             }
             RoomEvent::Chat { seat, text } => {
                 let nickname = self.human(seat).map(|h| h.nickname.clone()).unwrap_or_default();
-                json!({"type": "chat", "seat": name(self, seat), "nickname": nickname, "text": text})
+                let event = json!({"type": "chat", "seat": name(self, seat), "nickname": nickname, "text": text});
+                // Kept, and stored before anyone hears it, so a restart does not lose it.
+                self.chat.push_back(ChatLine { seat: name(self, seat), nickname, text, at: now });
+                while self.chat.len() > KEPT_CHAT {
+                    self.chat.pop_front();
+                }
+                event
             }
             RoomEvent::Presence { seat, connected, at } => {
                 if let Some(h) = self.human_mut(seat) {
@@ -1908,6 +1935,26 @@ mod tests {
     }
 
     #[test]
+    fn a_room_keeps_its_last_chat_lines_across_a_rebuild() {
+        let mut room = room(None, true);
+        for i in 0..KEPT_CHAT + 10 {
+            let events =
+                room.handle(0, None, &Command::Chat { text: format!("line {i}") }, &at(NOW + i as i64)).expect("chat");
+            take(&mut room, events);
+        }
+        let saved: Saved = serde_json::from_str(&serde_json::to_string(&room.saved()).expect("json")).expect("back");
+        let texts: Vec<String> = saved.chat.iter().map(|l| l.text.clone()).collect();
+        assert_eq!(texts, (10..KEPT_CHAT + 10).map(|i| format!("line {i}")).collect::<Vec<_>>());
+        let back = RoomState::restore(settings(None), saved, None, NOW + 1_000).expect("restores");
+        assert_eq!(back.chat, room.chat);
+        // A document stored before chat was kept reads with none.
+        let old: Saved =
+            serde_json::from_str(r#"{"status":"lobby","host":0,"joins":1,"draw_offer":null,"games":[],"seats":[]}"#)
+                .expect("an older document");
+        assert!(old.chat.is_empty());
+    }
+
+    #[test]
     fn the_stored_document_is_written_again_only_when_it_changes() {
         let mut room = playing(None);
         assert!(room.take_dirty(), "the start changed it");
@@ -1917,10 +1964,17 @@ mod tests {
         let roll = Command::Move { action: "roll".into(), version: 0, seat: None };
         let events = room.handle(0, None, &roll, &at(NOW)).expect("the roll");
         take(&mut room, events);
-        let events = room.handle(0, None, &Command::Chat { text: "hi".into() }, &at(NOW)).expect("chat");
-        take(&mut room, events);
         assert!(!room.take_dirty());
         assert_eq!(serde_json::to_string(&room.saved()).expect("json"), saved);
+        // A chat line is kept, stored before anyone hears it.
+        let events = room.handle(0, None, &Command::Chat { text: "hi".into() }, &at(NOW)).expect("chat");
+        take(&mut room, events);
+        assert!(room.take_dirty());
+        let saved = serde_json::to_string(&room.saved()).expect("json");
+        assert!(
+            saved.ends_with(&format!(r#""chat":[{{"seat":"light","nickname":"Host","text":"hi","at":{NOW}}}]}}"#)),
+            "{saved}"
+        );
         // A draw offer is in the document; resigning ends the game (the status).
         let events = room.handle(1, None, &Command::DrawOffer {}, &at(NOW)).expect("offer");
         take(&mut room, events);
