@@ -350,11 +350,16 @@ async fn bad_requests_are_refused_by_name_and_start_nothing() {
                 .await,
             422,
             "bad_rules",
-            "`compare_rules` seat A1, B1, A2, B2 but `rules` seat A, B",
+            "the game under `compare_rules` has the seats A1, B1, A2, B2 but the one under `rules` has A, B",
         );
     }
     // A wrong number of bots names the rule set it is checked against.
-    assert_refused(&client.post(runs, ur(json!({"bots": ["random"]}))).await, 422, "bad_bots", "`rules` seat 2");
+    assert_refused(
+        &client.post(runs, ur(json!({"bots": ["random"]}))).await,
+        422,
+        "bad_bots",
+        "the game under `rules` has 2 seats",
+    );
     let (status, body) = client.post(runs, json!({"game": "ur", "games": 10})).await;
     assert_eq!((status, body["error"]["code"].clone()), (400, json!("malformed_json")), "{body}");
     assert!(body["error"]["message"].as_str().unwrap().contains("bots"), "{body}");
