@@ -672,6 +672,23 @@ async fn unfinished_games_resume_after_a_restart() {
             (history["games"][0]["id"].as_str(), history["games"][0]["status"].as_str()),
             (Some(id.as_str()), Some("ongoing"))
         );
+        // The history's query: `limit` 0-200 and `offset`; anything else is named.
+        let (status, page) = client.get("/api/history?limit=1&offset=0").await;
+        assert_eq!((status, page["games"].as_array().map(Vec::len)), (200, Some(1)), "{page}");
+        let (status, page) = client.get("/api/history?limit=1&offset=1").await;
+        assert_eq!((status, page["games"].as_array().map(Vec::len)), (200, Some(0)), "{page}");
+        assert_refused(
+            &client.get("/api/history?limit=201").await,
+            400,
+            "bad_request",
+            "`limit` must be an integer from 0 to 200",
+        );
+        assert_refused(
+            &client.get("/api/history?foo=bar").await,
+            400,
+            "bad_request",
+            "takes `limit` and `offset`, not \"foo\"",
+        );
         while state["status"] != "finished" {
             state = client.play_first(&state).await["state"].clone();
         }
