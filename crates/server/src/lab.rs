@@ -193,6 +193,9 @@ impl Run {
             "players": self.players,
             "bots": self.bots,
             "seed": self.seed,
+            // The seed as text too: a JavaScript number holds a whole number exactly only up to
+            // 2^53 - 1, and a seed may be up to 2^64 - 1.
+            "seed_text": self.seed.to_string(),
             "rotate_seats": self.rotate_seats,
             "started": self.started,
             "elapsed_ms": if matches!(outcome, Outcome::Running) {

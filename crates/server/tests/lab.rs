@@ -90,6 +90,7 @@ async fn a_run_reports_what_the_simulator_reports_for_the_same_run() {
     let body = json!({"game": "ur", "bots": ["greedy", "random"], "games": 60, "seed": 7, "rotate_seats": true});
     let run = start(&mut client, body).await;
     assert_eq!(run["total"], 60, "{run}");
+    assert_eq!((run["seed"].clone(), run["seed_text"].clone()), (json!(7), json!("7")), "{run}");
     let id = run["id"].as_str().unwrap().to_owned();
     let run = ended(&mut client, &id).await;
     assert_eq!((run["status"].clone(), run["done"].clone()), (json!("done"), json!(60)), "{run}");

@@ -56,14 +56,14 @@ function seedValue(text) {
 }
 
 /**
- * A run's seed as the page can show it: the server sends it as a JSON number, which above
- * `Number.MAX_SAFE_INTEGER` reads rounded here (18446744073709551615 as
- * 18446744073709552000), so such a seed is not shown (the report's page gives it exactly).
- * @param {any} seed
- * @returns {string | null}
+ * A run's seed as the page shows it: the server's `seed_text`, exact where the JSON number
+ * `seed` is not (above `Number.MAX_SAFE_INTEGER` it reads rounded here: 18446744073709551615 as
+ * 18446744073709552000).
+ * @param {any} run
+ * @returns {string}
  */
-function seedText(seed) {
-  return Number.isSafeInteger(seed) ? String(seed) : null;
+function seedText(run) {
+  return typeof run.seed_text === 'string' ? run.seed_text : String(run.seed);
 }
 
 /** @param {HTMLElement} view */
@@ -152,7 +152,7 @@ export async function labPage(view) {
       h('p', {
         id: 'lab-status',
         dataset: { status: run.status },
-        text: seedText(run.seed) === null ? t('lab.done_big_seed', { total: num(run.total), seconds }) : t('lab.done', { total: num(run.total), seconds, seed: seedText(run.seed) }),
+        text: t('lab.done', { total: num(run.total), seconds, seed: seedText(run) }),
       }),
       run.comparison ? reportView(run, run.comparison, 'lab.comparison', 'compare') : null,
       run.reports.map((/** @type {any} */ report, /** @type {number} */ n) =>
