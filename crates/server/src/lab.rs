@@ -354,13 +354,13 @@ impl Check<'_> {
     }
 }
 
-/// Checks a rule set of the request (`field` names it in messages): the game, the rules, the
-/// players and the bots.
 /// `count` and `noun`, the noun plural unless the count is one: `1 bot`, `2 seats`.
 fn plural(count: usize, noun: &str) -> String {
     if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
 }
 
+/// Checks a rule set of the request (`field` names it in messages): the game, the rules, the
+/// players and the bots.
 fn check(request: &RunRequest, rules: &Value, field: &str) -> Result<(Vec<String>, Result<(), ApiError>), ApiError> {
     madang_games::visit(&request.game, rules, request.players, Check { bots: &request.bots, field }).map_err(
         |e| match e {

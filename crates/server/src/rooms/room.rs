@@ -307,10 +307,9 @@ impl Room {
         let mut room = Room::with_state(app, config, state, version, row.state);
         // The chat lines kept are its first events, so a page opened now shows them (a `hello`
         // asking for the history).
-        let chat: Vec<_> = room.state.chat.iter().cloned().collect();
-        for line in chat {
-            let body = json!({"type": "chat", "seat": line.seat, "nickname": line.nickname, "text": line.text});
-            room.room_event_at(body, line.at);
+        let chat: Vec<_> = room.state.chat.iter().map(|line| (line.event(), line.at)).collect();
+        for (body, at) in chat {
+            room.room_event_at(body, at);
         }
         room.commit_events();
         Ok(room)

@@ -310,6 +310,13 @@ pub struct ChatLine {
     pub at: i64,
 }
 
+impl ChatLine {
+    /// The `chat` event's fields (`docs/api.md`, "Room events"), without its version and time.
+    pub fn event(&self) -> Value {
+        json!({"type": "chat", "seat": self.seat, "nickname": self.nickname, "text": self.text})
+    }
+}
+
 /// A stored seat.
 #[derive(Serialize, Deserialize, Debug)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -1303,9 +1310,10 @@ impl RoomState {
             }
             RoomEvent::Chat { seat, text } => {
                 let nickname = self.human(seat).map(|h| h.nickname.clone()).unwrap_or_default();
-                let event = json!({"type": "chat", "seat": name(self, seat), "nickname": nickname, "text": text});
+                let line = ChatLine { seat: name(self, seat), nickname, text, at: now };
+                let event = line.event();
                 // Kept, and stored before anyone hears it, so a restart does not lose it.
-                self.chat.push_back(ChatLine { seat: name(self, seat), nickname, text, at: now });
+                self.chat.push_back(line);
                 while self.chat.len() > KEPT_CHAT {
                     self.chat.pop_front();
                 }
