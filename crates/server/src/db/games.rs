@@ -574,18 +574,9 @@ pub struct Writer {
     tx: mpsc::UnboundedSender<Message>,
 }
 
-/// The writer's own connection, kept from batch to batch (on SQLite its page cache stays warm:
-/// every game in play touches its own leaf of the actions index and of the games table).
-enum Held {
-    Sqlite(PoolConnection<Sqlite>),
-    Postgres(PoolConnection<Postgres>),
-}
-
-/// SQLite settings of the writer's connection: a page cache of 64 MiB (SQLite's default is
-/// 2 MiB), which holds the leaf pages of a thousand games in play and more; and temporary files
-/// in memory — a multi-row statement inside a transaction keeps a statement journal (to undo
-/// that statement alone), which on a file cost a write and a truncation every batch.
-const WRITER_SETTINGS: &str = "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY";
+/// The writer's own PostgreSQL connection, kept from batch to batch (on SQLite every write
+/// goes through the one write connection, [`Db::write_turn`]).
+type Held = PoolConnection<Postgres>;
 
 impl Writer {
     /// Starts the writer, a task on the runtime (call inside a tokio runtime).
@@ -647,8 +638,8 @@ async fn run(db: Db, mut rx: mpsc::UnboundedReceiver<Message>) {
         }
         // A game's changes come after its creation was answered: the new games go first.
         for (rows, reply) in creates {
-            let _turn = db.write_turn().await;
-            let _ = reply.send(write(&db, &mut held, Work::Create(&rows)).await);
+            let mut turn = db.write_turn().await;
+            let _ = reply.send(write(&db, &mut held, &mut turn, Work::Create(&rows)).await);
         }
         write_batch(&db, &mut held, &mut batch).await;
         if let Some(done) = stop {
@@ -665,13 +656,13 @@ async fn write_batch(db: &Db, held: &mut Option<Held>, batch: &mut Vec<Job>) {
     if batch.is_empty() {
         return;
     }
-    let _turn = db.write_turn().await;
+    let mut turn = db.write_turn().await;
     // Changes for different games go in together (a game waits for its commit before its
     // next change, so this holds unless something is wrong; then they go one by one).
     let mut seen = HashSet::new();
     let together = if batch.iter().all(|(c, _)| seen.insert(c.id.as_str())) {
         let commits: Vec<&Commit> = batch.iter().map(|(c, _)| c).collect();
-        write(db, held, Work::Batch(&commits)).await
+        write(db, held, &mut turn, Work::Batch(&commits)).await
     } else {
         Err(ServerError::Config("two changes of one game in a batch".to_owned()))
     };
@@ -683,7 +674,7 @@ async fn write_batch(db: &Db, held: &mut Option<Held>, batch: &mut Vec<Job>) {
     }
     // One bad change must not fail the others: each alone, with its own answer.
     for (commit, reply) in batch.drain(..) {
-        let result = write(db, held, Work::Alone(&commit)).await;
+        let result = write(db, held, &mut turn, Work::Alone(&commit)).await;
         if let Err(error) = &result {
             tracing::error!(game = %commit.id, %error, "storing a game's change failed");
         }
@@ -703,32 +694,38 @@ enum Work<'a> {
     Create(&'a NewGameRows),
 }
 
-/// Writes `work` in one transaction on the writer's connection (opened when there is none;
-/// closed after an error, so the next transaction starts on a fresh one).
-async fn write(db: &Db, held: &mut Option<Held>, work: Work<'_>) -> Result<(), ServerError> {
+/// Writes `work` in one transaction: on SQLite on the write connection of `turn`, on PostgreSQL
+/// on the writer's own connection `held` (opened when there is none). After an error the
+/// connection is closed, so the next transaction starts on a fresh one.
+async fn write(
+    db: &Db,
+    held: &mut Option<Held>,
+    turn: &mut Option<super::WriteTurn<'_>>,
+    work: Work<'_>,
+) -> Result<(), ServerError> {
+    if let Some(turn) = turn {
+        let result = write_sqlite(turn.conn().await?, work).await;
+        if result.is_err() {
+            // It may be left inside a transaction.
+            turn.discard();
+        }
+        return result;
+    }
+    let Pool::Postgres(pool) = &db.pool else {
+        return Err(ServerError::Config("SQLite without its write turn".into()));
+    };
     if held.is_none() {
-        *held = Some(match &db.pool {
-            Pool::Sqlite(pool) => {
-                let mut conn = pool.acquire().await?;
-                sqlx::raw_sql(WRITER_SETTINGS).execute(&mut *conn).await?;
-                Held::Sqlite(conn)
-            }
-            Pool::Postgres(pool) => Held::Postgres(pool.acquire().await?),
-        });
+        *held = Some(pool.acquire().await?);
     }
     let result = match held.as_mut() {
-        Some(Held::Sqlite(conn)) => write_sqlite(conn, work).await,
-        Some(Held::Postgres(conn)) => write_postgres(conn, work).await,
+        Some(conn) => write_postgres(conn, work).await,
         None => Ok(()),
     };
     if result.is_err()
         && let Some(conn) = held.take()
     {
         // Closed, not given back: a failed batch may have left the connection in a transaction.
-        match conn {
-            Held::Sqlite(conn) => drop(conn.detach()),
-            Held::Postgres(conn) => drop(conn.detach()),
-        }
+        drop(conn.detach());
     }
     result
 }
@@ -749,7 +746,7 @@ fn check_stored(stored: &[u64], checked: &[u64], changes: usize) -> Result<(), S
 /// then rolled back and its changes written alone. A change alone counts the rows its guarded
 /// statements stored and then commits or rolls back: a second round trip, which names a stale
 /// version.
-async fn write_sqlite(conn: &mut PoolConnection<Sqlite>, work: Work<'_>) -> Result<(), ServerError> {
+async fn write_sqlite(conn: &mut sqlx::SqliteConnection, work: Work<'_>) -> Result<(), ServerError> {
     use futures_util::TryStreamExt;
     let mut query = QueryBuilder::<Sqlite>::new("BEGIN IMMEDIATE");
     let guarded = matches!(work, Work::Batch(_));
@@ -778,7 +775,7 @@ async fn write_sqlite(conn: &mut PoolConnection<Sqlite>, work: Work<'_>) -> Resu
         query.push("; COMMIT");
     }
     let results: Result<Vec<_>, sqlx::Error> =
-        sqlx::Executor::execute_many(&mut **conn, query.build()).try_collect().await;
+        sqlx::Executor::execute_many(&mut *conn, query.build()).try_collect().await;
     let done = match (results, alone) {
         (Ok(_), None) => return Ok(()),
         // The first result is `BEGIN`'s; alone, the guarded statements come right after it.
@@ -789,7 +786,7 @@ async fn write_sqlite(conn: &mut PoolConnection<Sqlite>, work: Work<'_>) -> Resu
         (Err(error), _) => Err(ServerError::from(error)),
     };
     let end = if done.is_ok() { "COMMIT" } else { "ROLLBACK" };
-    let ended = sqlx::raw_sql(end).execute(&mut **conn).await;
+    let ended = sqlx::raw_sql(end).execute(&mut *conn).await;
     done?;
     ended?;
     Ok(())
@@ -864,7 +861,7 @@ pub(crate) async fn check_fences(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -930,7 +927,7 @@ mod tests {
         );
     }
 
-    fn game(id: &str) -> NewGameRows {
+    pub(crate) fn game(id: &str) -> NewGameRows {
         let row = GameRow {
             id: id.into(),
             owner: "p".into(),
@@ -959,7 +956,7 @@ mod tests {
 
     /// A change of game `id` with `stored` actions: a roll, the game in play after it (its
     /// chance stream at word `stored + 1`).
-    fn change(id: &str, stored: i64) -> Commit {
+    pub(crate) fn change(id: &str, stored: i64) -> Commit {
         let action = ActionRow {
             chance_pos: Some(stored + 1),
             bot_pos: Some("[]".into()),
@@ -1018,33 +1015,35 @@ mod tests {
             .expect("a player");
         let mut held = None;
         for id in ["a", "b", "c"] {
-            write(&db, &mut held, Work::Create(&game(id))).await.expect("created");
+            write(&db, &mut held, &mut db.write_turn().await, Work::Create(&game(id))).await.expect("created");
         }
-        write(&db, &mut held, Work::Alone(&change("b", 0))).await.expect("b's first roll");
+        write(&db, &mut held, &mut db.write_turn().await, Work::Alone(&change("b", 0))).await.expect("b's first roll");
         // Another writer's roll of b computed on the same version.
         let (fresh, stale) = (change("a", 0), change("b", 0));
-        let batch = write(&db, &mut held, Work::Batch(&[&fresh, &stale])).await;
+        let batch = write(&db, &mut held, &mut db.write_turn().await, Work::Batch(&[&fresh, &stale])).await;
         assert!(batch.is_err(), "{batch:?}");
         let (a, actions) = db.load_game("a").await.expect("read").expect("stored");
         assert_eq!((a.version, actions.len()), (0, 0), "nothing of the batch is stored");
-        let alone = write(&db, &mut held, Work::Alone(&stale)).await;
+        let alone = write(&db, &mut held, &mut db.write_turn().await, Work::Alone(&stale)).await;
         assert!(matches!(alone, Err(ServerError::Stale { changes: 1 })), "{alone:?}");
-        write(&db, &mut held, Work::Batch(&[&fresh])).await.expect("the fresh change alone is stored");
+        write(&db, &mut held, &mut db.write_turn().await, Work::Batch(&[&fresh]))
+            .await
+            .expect("the fresh change alone is stored");
         // Read as of its action row: the row itself was not written by the move.
         let (a, actions) = db.load_game("a").await.expect("read").expect("stored");
         assert_eq!((a.version, a.chance_pos, a.play_ms, a.updated, actions.len()), (1, 1, 10, 2, 1));
         assert_eq!((actions[0].chance_pos, actions[0].play_ms), (Some(1), Some(10)));
         // A change computed past what is stored (a gap) is refused too.
-        let ahead = write(&db, &mut held, Work::Alone(&change("c", 3))).await;
+        let ahead = write(&db, &mut held, &mut db.write_turn().await, Work::Alone(&change("c", 3))).await;
         assert!(matches!(ahead, Err(ServerError::Stale { changes: 1 })), "{ahead:?}");
-        let ahead = write(&db, &mut held, Work::Alone(&resign("c", 3))).await;
+        let ahead = write(&db, &mut held, &mut db.write_turn().await, Work::Alone(&resign("c", 3))).await;
         assert!(matches!(ahead, Err(ServerError::Stale { changes: 1 })), "{ahead:?}");
         // b: a resignation computed before b's stored roll is stale; one after it ends the game,
         // and no action goes in after the end.
-        let late = write(&db, &mut held, Work::Alone(&resign("b", 0))).await;
+        let late = write(&db, &mut held, &mut db.write_turn().await, Work::Alone(&resign("b", 0))).await;
         assert!(matches!(late, Err(ServerError::Stale { changes: 1 })), "{late:?}");
-        write(&db, &mut held, Work::Alone(&resign("b", 1))).await.expect("b resigned");
-        let after = write(&db, &mut held, Work::Alone(&change("b", 1))).await;
+        write(&db, &mut held, &mut db.write_turn().await, Work::Alone(&resign("b", 1))).await.expect("b resigned");
+        let after = write(&db, &mut held, &mut db.write_turn().await, Work::Alone(&change("b", 1))).await;
         assert!(matches!(after, Err(ServerError::Stale { changes: 1 })), "{after:?}");
         let (b, actions) = db.load_game("b").await.expect("read").expect("stored");
         assert_eq!((b.status.as_str(), b.version, b.chance_pos, actions.len()), ("finished", 2, 1, 1));
@@ -1052,12 +1051,12 @@ mod tests {
         let mut last = change("c", 0);
         last.update.status = "finished".into();
         last.update.finished = Some(5);
-        write(&db, &mut held, Work::Batch(&[&last])).await.expect("c ended by its roll");
+        write(&db, &mut held, &mut db.write_turn().await, Work::Batch(&[&last])).await.expect("c ended by its roll");
         let (c, actions) = db.load_game("c").await.expect("read").expect("stored");
         assert_eq!((c.status.as_str(), c.version, c.finished, actions.len()), ("finished", 1, Some(5), 1));
         // d: stored before 2026-12-04 (an action row without positions, the row updated with
         // it), then moved on by this writer: read from the row, then from the new action row.
-        write(&db, &mut held, Work::Create(&game("d"))).await.expect("created");
+        write(&db, &mut held, &mut db.write_turn().await, Work::Create(&game("d"))).await.expect("created");
         let Pool::Sqlite(pool) = &db.pool else { unreachable!("a SQLite database") };
         sqlx::raw_sql(
             "INSERT INTO actions (game_id, idx, action, seat, actor, created) VALUES ('d', 0, 'roll 2', NULL, 'chance', 3); \
@@ -1068,7 +1067,7 @@ mod tests {
         .expect("an older writer's move");
         let (d, _) = db.load_game("d").await.expect("read").expect("stored");
         assert_eq!((d.version, d.chance_pos, d.play_ms, d.updated), (1, 9, 4, 3));
-        write(&db, &mut held, Work::Alone(&change("d", 1))).await.expect("d's next roll");
+        write(&db, &mut held, &mut db.write_turn().await, Work::Alone(&change("d", 1))).await.expect("d's next roll");
         let (d, actions) = db.load_game("d").await.expect("read").expect("stored");
         assert_eq!((d.version, d.chance_pos, d.play_ms, d.updated, actions.len()), (2, 2, 20, 3, 2));
         let history = db.history("p", 10, 0).await.expect("history");

@@ -17,7 +17,10 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use sqlx::postgres::{PgPool, PgPoolOptions};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use sqlx::{ConnectOptions as _, Connection as _};
 
 use crate::error::ServerError;
 
@@ -89,12 +92,32 @@ macro_rules! on_pool {
 }
 pub(crate) use on_pool;
 
+/// Runs a write's `$body` with `$exec` bound to where writes go: on SQLite the one write
+/// connection of the held turn `$turn` ([`Db::write_turn`]), on PostgreSQL the pool. The same
+/// statements for both, type-checked for each; `$body` uses `$exec` once.
+macro_rules! on_write {
+    ($db:expr, $turn:expr, $exec:ident => $body:expr) => {
+        match (&$db.pool, &mut $turn) {
+            (_, Some(turn)) => {
+                let $exec = turn.conn().await?;
+                $body
+            }
+            ($crate::db::Pool::Postgres($exec), None) => $body,
+            ($crate::db::Pool::Sqlite($exec), None) => $body,
+        }
+    };
+}
+pub(crate) use on_write;
+
 /// The database.
 #[derive(Clone, Debug)]
 pub struct Db {
     pub(crate) pool: Pool,
-    /// SQLite: one writer at a time inside this process ([`Db::write_turn`]).
-    write_turn: std::sync::Arc<tokio::sync::Mutex<()>>,
+    /// SQLite: the one connection every write goes through, one writer at a time inside this
+    /// process ([`Db::write_turn`]); opened on first use, again after a failed write.
+    write_turn: std::sync::Arc<tokio::sync::Mutex<Option<SqliteConnection>>>,
+    /// SQLite: how the write connection is opened (the pool's options).
+    write_options: Option<SqliteConnectOptions>,
     /// SQLite: how many complete checkpoints ran, by kind.
     completed: std::sync::Arc<Completed>,
     /// SQLite: the WAL's size above which the background checkpoint starts it over (and twice
@@ -179,6 +202,7 @@ impl Db {
     /// A bad URL, an unreachable server, or a failed migration.
     pub async fn connect(url: &str, synchronous: Synchronous) -> Result<Db, ServerError> {
         let acquire = Duration::from_secs(10);
+        let mut write_options = None;
         let (pool, wal_file) = if backend_of(url)? == Backend::Sqlite {
             let options = sqlite_options(url)?
                 .create_if_missing(true)
@@ -190,11 +214,12 @@ impl Db {
                 // Checkpoints run in the background (`Db::checkpoint`), not inside a command's
                 // commit, where their fsyncs would stall the answer.
                 .pragma("wal_autocheckpoint", "0");
+            write_options = Some(options.clone());
             let file = options.get_filename().to_owned();
             let mut wal = file.as_os_str().to_owned();
             wal.push("-wal");
-            // Five connections: the games' writer keeps one (`games::Writer`), readers share
-            // the others.
+            // Five connections for reads; every write goes through one more, the write
+            // connection (`Db::write_turn`).
             let pool = SqlitePoolOptions::new()
                 .acquire_timeout(acquire)
                 .max_connections(5)
@@ -210,6 +235,7 @@ impl Db {
         let mut db = Db {
             pool,
             write_turn: std::sync::Arc::default(),
+            write_options,
             completed: std::sync::Arc::default(),
             wal_max_bytes: u64::MAX,
             frame_bytes: 4096 + 24,
@@ -249,16 +275,16 @@ impl Db {
     /// When the WAL file has grown past twice its limit ([`Db::wal_past_twice_limit`]: the background
     /// checkpoint could not keep it under), the turn first runs a truncating checkpoint: no other
     /// writer of ours can be writing, so it copies the rest of the WAL and empties the file.
-    pub(crate) async fn write_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
-        match &self.pool {
-            Pool::Sqlite(pool) => {
+    pub(crate) async fn write_turn(&self) -> Option<WriteTurn<'_>> {
+        match (&self.pool, &self.write_options) {
+            (Pool::Sqlite(pool), Some(options)) => {
                 let turn = self.write_turn.lock().await;
                 if self.wal_past_twice_limit() && complete_checkpoint(pool, Complete::Truncate).await.is_some() {
                     self.completed.truncations.fetch_add(1, Ordering::Relaxed);
                 }
-                Some(turn)
+                Some(WriteTurn { conn: turn, options })
             }
-            Pool::Postgres(_) => None,
+            _ => None,
         }
     }
 
@@ -266,6 +292,11 @@ impl Db {
     pub async fn close(&self) {
         match &self.pool {
             Pool::Sqlite(pool) => {
+                if let Some(conn) = self.write_turn.lock().await.take()
+                    && let Err(error) = conn.close().await
+                {
+                    tracing::warn!(%error, "closing the write connection failed");
+                }
                 if let Err(error) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(pool).await {
                     tracing::warn!(%error, "final WAL checkpoint failed");
                 }
@@ -351,13 +382,13 @@ impl Db {
     /// # Errors
     /// A database error.
     pub async fn create_player(&self, player: &PlayerRow) -> Result<(), sqlx::Error> {
-        let _turn = self.write_turn().await;
-        on_pool!(self, pool => {
+        let mut turn = self.write_turn().await;
+        on_write!(self, turn, exec => {
             sqlx::query("INSERT INTO players (id, nickname, created) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING")
                 .bind(&player.id)
                 .bind(&player.nickname)
                 .bind(player.created)
-                .execute(pool)
+                .execute(exec)
                 .await?;
         });
         Ok(())
@@ -392,11 +423,53 @@ impl Db {
     /// # Errors
     /// A database error.
     pub async fn set_nickname(&self, id: &str, nickname: &str) -> Result<(), sqlx::Error> {
-        let _turn = self.write_turn().await;
-        on_pool!(self, pool => {
-            sqlx::query("UPDATE players SET nickname = $1 WHERE id = $2").bind(nickname).bind(id).execute(pool).await?;
+        let mut turn = self.write_turn().await;
+        on_write!(self, turn, exec => {
+            sqlx::query("UPDATE players SET nickname = $1 WHERE id = $2").bind(nickname).bind(id).execute(exec).await?;
         });
         Ok(())
+    }
+}
+
+/// SQLite settings of the write connection: a page cache of 64 MiB (SQLite's default is 2 MiB),
+/// which holds the leaf pages of a thousand games in play and more; and temporary files in
+/// memory — a multi-row statement inside a transaction keeps a statement journal (to undo that
+/// statement alone), which on a file cost a write and a truncation every batch.
+const WRITE_SETTINGS: &str = "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY";
+
+/// SQLite: the write turn ([`Db::write_turn`]), holding the one write connection.
+///
+/// Every write goes through this one connection so that its page cache lasts: SQLite empties
+/// a connection's whole cache when it begins a transaction after another connection's commit.
+/// With the rooms' saves on connections of their own, the games' writer read nearly every
+/// game's index leaf back from the file at each batch (`docs/server.md`, "One write
+/// connection").
+pub(crate) struct WriteTurn<'a> {
+    conn: tokio::sync::MutexGuard<'a, Option<SqliteConnection>>,
+    options: &'a SqliteConnectOptions,
+}
+
+impl WriteTurn<'_> {
+    /// The write connection, opened (with [`WRITE_SETTINGS`]) when there is none.
+    ///
+    /// # Errors
+    /// The database cannot be opened.
+    pub(crate) async fn conn(&mut self) -> Result<&mut SqliteConnection, sqlx::Error> {
+        if self.conn.is_none() {
+            let mut conn = self.options.connect().await?;
+            sqlx::raw_sql(WRITE_SETTINGS).execute(&mut conn).await?;
+            *self.conn = Some(conn);
+        }
+        match self.conn.as_mut() {
+            Some(conn) => Ok(conn),
+            None => Err(sqlx::Error::PoolClosed),
+        }
+    }
+
+    /// Closes the write connection after a failed write (it may be left inside a
+    /// transaction); the next write opens a fresh one.
+    pub(crate) fn discard(&mut self) {
+        self.conn.take();
     }
 }
 
@@ -493,6 +566,57 @@ mod tests {
         fn drop(&mut self) {
             let _ = std::fs::remove_dir_all(&self.0);
         }
+    }
+
+    /// `PRAGMA data_version` on the write connection: it changes when another connection has
+    /// committed since the last time it was read on this one (SQLite's documentation), which is
+    /// when SQLite empties this connection's page cache.
+    async fn data_version(db: &Db) -> i64 {
+        let mut turn = db.write_turn().await.expect("SQLite has a write turn");
+        let conn = turn.conn().await.expect("the write connection");
+        sqlx::query_scalar("PRAGMA data_version").fetch_one(conn).await.expect("data_version")
+    }
+
+    /// Every kind of write goes through the one write connection, so none of them makes SQLite
+    /// empty its page cache (the games' writer would read every game's pages back from the
+    /// file). A write on another connection does: the check can tell.
+    #[tokio::test]
+    async fn every_write_goes_through_the_write_connection() {
+        use super::{games, reviews, rooms};
+        let dir = Folder(std::env::temp_dir().join(format!("madang-one-writer-{}", std::process::id())));
+        std::fs::create_dir_all(&dir.0).expect("a folder");
+        let url = format!("sqlite://{}", dir.0.join("madang.db").display());
+        let db = Db::connect(&url, Synchronous::Normal).await.expect("a database");
+        let writer = games::Writer::start(db.clone());
+        let version = data_version(&db).await;
+        db.create_player(&PlayerRow { id: "p".into(), nickname: "P".into(), created: 1 }).await.expect("a player");
+        db.set_nickname("p", "Q").await.expect("a nickname");
+        let room = rooms::NewRoom {
+            code: "ABCDEF",
+            host: "p",
+            game: "ur",
+            rules: "{}",
+            players: None,
+            public: false,
+            turn_seconds: None,
+            created: 1,
+        };
+        rooms::insert_room(&db, &room).await.expect("a room");
+        rooms::save_room(&db, "ABCDEF", "{}", "lobby", 2, None).await.expect("its state");
+        assert!(rooms::load_room(&db, "ABCDEF").await.expect("read").is_some(), "the room is open");
+        let game = games::tests::game("g");
+        writer.create(game).await.expect("a game");
+        writer.store(games::tests::change("g", 0)).await.expect("a change");
+        rooms::insert_room_game(&db, "ABCDEF", 0, "g").await.expect("the room's game");
+        reviews::store(&db, "g", 1, &serde_json::json!({}), 3).await.expect("a review");
+        rooms::close_room(&db, "ABCDEF", 4, None).await.expect("closed");
+        assert_eq!(data_version(&db).await, version, "a write went through another connection");
+        // The check can fail: a write on one of the pool's connections.
+        let super::Pool::Sqlite(pool) = &db.pool else { unreachable!("a SQLite database") };
+        sqlx::query("UPDATE players SET nickname = 'R' WHERE id = 'p'").execute(pool).await.expect("a write");
+        assert_ne!(data_version(&db).await, version, "another connection's commit went unseen");
+        writer.stop().await;
+        db.close().await;
     }
 
     /// Under writes that never pause (which a passive checkpoint alone never catches up with),

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Db, on_pool};
+use super::{Db, on_pool, on_write};
 
 /// The review of game `id` stored for `version`, if any.
 ///
@@ -25,8 +25,8 @@ pub async fn load(db: &Db, id: &str, version: i64) -> Result<Option<Value>, sqlx
 /// # Errors
 /// A database error.
 pub async fn store(db: &Db, id: &str, version: i64, body: &Value, now: i64) -> Result<(), sqlx::Error> {
-    let _turn = db.write_turn().await;
-    on_pool!(db, pool => {
+    let mut turn = db.write_turn().await;
+    on_write!(db, turn, exec => {
         sqlx::query(
             "INSERT INTO reviews (game_id, version, body, created) VALUES ($1, $2, $3, $4) \
              ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, body = excluded.body, created = excluded.created",
@@ -35,7 +35,7 @@ pub async fn store(db: &Db, id: &str, version: i64, body: &Value, now: i64) -> R
         .bind(version)
         .bind(body.to_string())
         .bind(now)
-        .execute(pool)
+        .execute(exec)
         .await?;
     });
     Ok(())

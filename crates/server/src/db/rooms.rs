@@ -2,7 +2,7 @@
 //! it was rebuilt) and `room_games` (which games were played in it). The games themselves are
 //! stored as any game ([`super::games`]).
 
-use super::{Db, Pool, on_pool};
+use super::{Db, Pool, on_pool, on_write};
 use crate::cluster::Fence;
 use crate::error::ServerError;
 
@@ -65,8 +65,8 @@ impl From<i64> for Flag {
 /// # Errors
 /// A database error.
 pub async fn insert_room(db: &Db, room: &NewRoom<'_>) -> Result<(), sqlx::Error> {
-    let _turn = db.write_turn().await;
-    on_pool!(db, pool => {
+    let mut turn = db.write_turn().await;
+    on_write!(db, turn, exec => {
         sqlx::query(
             "INSERT INTO rooms (code, host, game, rules, players, public, turn_seconds, created) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -79,7 +79,7 @@ pub async fn insert_room(db: &Db, room: &NewRoom<'_>) -> Result<(), sqlx::Error>
         .bind(i64::from(room.public))
         .bind(room.turn_seconds)
         .bind(room.created)
-        .execute(pool)
+        .execute(exec)
         .await?;
     });
     Ok(())
@@ -90,13 +90,13 @@ pub async fn insert_room(db: &Db, room: &NewRoom<'_>) -> Result<(), sqlx::Error>
 /// # Errors
 /// A database error.
 pub async fn insert_room_game(db: &Db, code: &str, idx: i64, game_id: &str) -> Result<(), sqlx::Error> {
-    let _turn = db.write_turn().await;
-    on_pool!(db, pool => {
+    let mut turn = db.write_turn().await;
+    on_write!(db, turn, exec => {
         sqlx::query("INSERT INTO room_games (code, idx, game_id) VALUES ($1, $2, $3)")
             .bind(code)
             .bind(idx)
             .bind(game_id)
-            .execute(pool)
+            .execute(exec)
             .await?;
     });
     Ok(())
@@ -123,14 +123,14 @@ pub async fn save_room(
         );
         return execute_fenced(pool, query.bind(state).bind(status).bind(now).bind(code), fence).await;
     }
-    let _turn = db.write_turn().await;
-    on_pool!(db, pool => {
+    let mut turn = db.write_turn().await;
+    on_write!(db, turn, exec => {
         sqlx::query("UPDATE rooms SET state = $1, status = $2, updated = $3 WHERE code = $4")
             .bind(state)
             .bind(status)
             .bind(now)
             .bind(code)
-            .execute(pool)
+            .execute(exec)
             .await?;
     });
     Ok(())
@@ -167,12 +167,12 @@ pub async fn close_room(db: &Db, code: &str, now: i64, fence: Option<&Fence>) ->
         );
         return execute_fenced(pool, query.bind(now).bind(code), fence).await;
     }
-    let _turn = db.write_turn().await;
-    on_pool!(db, pool => {
+    let mut turn = db.write_turn().await;
+    on_write!(db, turn, exec => {
         sqlx::query("UPDATE rooms SET closed = $1, status = 'closed', updated = $1 WHERE code = $2")
             .bind(now)
             .bind(code)
-            .execute(pool)
+            .execute(exec)
             .await?;
     });
     Ok(())
@@ -195,11 +195,11 @@ pub async fn load_room(db: &Db, code: &str) -> Result<Option<RoomRow>, sqlx::Err
     });
     let Some(mut row) = found else { return Ok(None) };
     // Counted in the database (two nodes rebuilding at once get different generations).
-    let _turn = db.write_turn().await;
-    row.generation = on_pool!(db, pool => {
+    let mut turn = db.write_turn().await;
+    row.generation = on_write!(db, turn, exec => {
         sqlx::query_scalar("UPDATE rooms SET generation = generation + 1 WHERE code = $1 RETURNING generation")
             .bind(code)
-            .fetch_one(pool)
+            .fetch_one(exec)
             .await?
     });
     Ok(Some(row))
