@@ -115,7 +115,7 @@ pub struct Db {
     pub(crate) pool: Pool,
     /// SQLite: the one connection every write goes through, one writer at a time inside this
     /// process ([`Db::write_turn`]); opened on first use, again after a failed write.
-    write_turn: std::sync::Arc<tokio::sync::Mutex<Option<SqliteConnection>>>,
+    write_turn: std::sync::Arc<tokio::sync::Mutex<WriteConn>>,
     /// SQLite: how the write connection is opened (the pool's options).
     write_options: Option<SqliteConnectOptions>,
     /// SQLite: how many complete checkpoints ran, by kind.
@@ -292,7 +292,8 @@ impl Db {
     pub async fn close(&self) {
         match &self.pool {
             Pool::Sqlite(pool) => {
-                if let Some(conn) = self.write_turn.lock().await.take()
+                let last = std::mem::replace(&mut *self.write_turn.lock().await, WriteConn::Closed);
+                if let WriteConn::Open(conn) = last
                     && let Err(error) = conn.close().await
                 {
                     tracing::warn!(%error, "closing the write connection failed");
@@ -437,6 +438,18 @@ impl Db {
 /// statement alone), which on a file cost a write and a truncation every batch.
 const WRITE_SETTINGS: &str = "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY";
 
+/// SQLite: the one write connection ([`Db::write_turn`]).
+#[derive(Debug, Default)]
+enum WriteConn {
+    /// Not opened yet, or closed after a failed write: the next write opens it.
+    #[default]
+    Unopened,
+    /// Open.
+    Open(SqliteConnection),
+    /// The database is closed ([`Db::close`]): writes are refused.
+    Closed,
+}
+
 /// SQLite: the write turn ([`Db::write_turn`]), holding the one write connection.
 ///
 /// Every write goes through this one connection so that its page cache lasts: SQLite empties
@@ -445,7 +458,7 @@ const WRITE_SETTINGS: &str = "PRAGMA cache_size = -65536; PRAGMA temp_store = ME
 /// game's index leaf back from the file at each batch (`docs/server.md`, "One write
 /// connection").
 pub(crate) struct WriteTurn<'a> {
-    conn: tokio::sync::MutexGuard<'a, Option<SqliteConnection>>,
+    conn: tokio::sync::MutexGuard<'a, WriteConn>,
     options: &'a SqliteConnectOptions,
 }
 
@@ -453,23 +466,26 @@ impl WriteTurn<'_> {
     /// The write connection, opened (with [`WRITE_SETTINGS`]) when there is none.
     ///
     /// # Errors
-    /// The database cannot be opened.
+    /// The database cannot be opened, or it is closed ([`sqlx::Error::PoolClosed`], as the
+    /// pool answers after [`Db::close`]).
     pub(crate) async fn conn(&mut self) -> Result<&mut SqliteConnection, sqlx::Error> {
-        if self.conn.is_none() {
+        if matches!(*self.conn, WriteConn::Unopened) {
             let mut conn = self.options.connect().await?;
             sqlx::raw_sql(WRITE_SETTINGS).execute(&mut conn).await?;
-            *self.conn = Some(conn);
+            *self.conn = WriteConn::Open(conn);
         }
-        match self.conn.as_mut() {
-            Some(conn) => Ok(conn),
-            None => Err(sqlx::Error::PoolClosed),
+        match &mut *self.conn {
+            WriteConn::Open(conn) => Ok(conn),
+            WriteConn::Unopened | WriteConn::Closed => Err(sqlx::Error::PoolClosed),
         }
     }
 
     /// Closes the write connection after a failed write (it may be left inside a
     /// transaction); the next write opens a fresh one.
     pub(crate) fn discard(&mut self) {
-        self.conn.take();
+        if matches!(*self.conn, WriteConn::Open(_)) {
+            *self.conn = WriteConn::Unopened;
+        }
     }
 }
 
@@ -617,6 +633,9 @@ mod tests {
         assert_ne!(data_version(&db).await, version, "another connection's commit went unseen");
         writer.stop().await;
         db.close().await;
+        // Closed, the database refuses a write as its pool does (not a connection opened again).
+        let after = db.set_nickname("p", "S").await;
+        assert!(matches!(after, Err(sqlx::Error::PoolClosed)), "a write after close: {after:?}");
     }
 
     /// Under writes that never pause (which a passive checkpoint alone never catches up with),
