@@ -200,7 +200,14 @@ pub fn read_table(path: &Path) -> Result<Table, SolverError> {
     let header = decode_header(&bytes, path)?;
     let bad = |reason: String| SolverError::Format { path: path.to_owned(), reason };
     let size = header.value_type.size() as u64;
-    let expected = HEADER_LEN as u64 + header.states * size;
+    // A count no file could hold (its size would not fit in 64 bits) is refused before it is
+    // compared with the file's size, where a wrapped product could match it.
+    let Some(expected) = header.states.checked_mul(size).and_then(|bytes| bytes.checked_add(HEADER_LEN as u64)) else {
+        return Err(bad(format!(
+            "its header announces {} values of {size} bytes, more than a file can hold: the header is damaged",
+            header.states
+        )));
+    };
     let actual = file.metadata().map_err(io(path, "reading the size of"))?.len();
     if actual != expected {
         return Err(bad(format!(

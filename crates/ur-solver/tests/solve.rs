@@ -182,6 +182,18 @@ fn a_table_for_other_rules_or_a_damaged_file_is_refused() {
     std::fs::write(&file.0, &bytes).unwrap();
     let truncated = read_table(&file.0).unwrap_err().to_string();
     assert!(truncated.contains("truncated"), "{truncated}");
+    // A position count whose size in bytes wraps round 64 bits to the file's own size (2^63 +
+    // 6,495 values of 2 bytes: 12,990 bytes, as the file holds) is refused, not allocated.
+    let mut bytes = std::fs::read(&file.0).unwrap();
+    bytes.truncate(128 + 12_990);
+    bytes[24..32].copy_from_slice(&(u64::MAX / 2 + 1 + 6_495).to_le_bytes());
+    std::fs::write(&file.0, &bytes).unwrap();
+    let wrapped = read_table(&file.0).unwrap_err().to_string();
+    assert!(wrapped.contains("more than a file can hold"), "{wrapped}");
+    bytes[24..32].copy_from_slice(&u64::MAX.to_le_bytes());
+    std::fs::write(&file.0, &bytes).unwrap();
+    let largest = read_table(&file.0).unwrap_err().to_string();
+    assert!(largest.contains("more than a file can hold"), "{largest}");
     std::fs::write(&file.0, [b'x'; 200]).unwrap();
     let alien = read_table(&file.0).unwrap_err().to_string();
     assert!(alien.contains("MADANGUR"), "{alien}");
