@@ -14,8 +14,9 @@ pub struct Fraction {
 }
 
 impl Fraction {
-    /// Parses `"a/b"` or `"a"` for the option `key`, denominator 1-1000. The value's range is
-    /// the option's to check (each names its own).
+    /// Parses `"a/b"` or `"a"` for the option `key`, denominator 1-1000: whole numbers in ASCII
+    /// digits, without a sign, spaces or leading zeros. The value's range is the option's to
+    /// check (each names its own).
     ///
     /// # Errors
     /// A [`RulesError`] naming `key`: not a fraction, or a denominator of 0 or over 1000.
@@ -24,13 +25,14 @@ impl Fraction {
             || RulesError::new(key, format!("must be a fraction such as \"1/2\", got {:?}", madang_core::echo(text)));
         // A whole number too large for 64 bits counts as the largest one, so the denominator's
         // range, or the option's own, names what is wrong with it rather than its shape.
+        // Written as the spec writes them ("3/5"): ASCII digits only, without a sign, spaces or
+        // leading zeros, so one fraction has one spelling in a record's rules.
         let whole = |part: &str| {
-            let part = part.trim();
-            match part.parse::<u64>() {
-                Ok(n) => Some(n),
-                Err(_) if !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) => Some(u64::MAX),
-                Err(_) => None,
+            let digits = !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+            if !digits || (part.len() > 1 && part.starts_with('0')) {
+                return None;
             }
+            Some(part.parse::<u64>().unwrap_or(u64::MAX))
         };
         let (numerator, denominator) = match text.split_once('/') {
             Some((a, b)) => (whole(a).ok_or_else(bad)?, whole(b).ok_or_else(bad)?),

@@ -1918,7 +1918,10 @@ fn fraction_rule_values_are_refused_for_the_problem_they_have() {
     for value in ["1/1001", "1/0", "5/2000", "99999999999999999999/99999999999999999999999"] {
         assert_eq!(refusal("stick_flat", value), format!("must have a denominator from 1 to 1000, got {value:?}"));
     }
-    for value in ["abc", "-1/2", "", "1/2/3", "½"] {
+    // One spelling per fraction, as the spec writes them: no spaces, sign or leading zeros.
+    for value in
+        ["abc", "-1/2", "", "1/2/3", "½", " 1/2", "1/2 ", "\t1/2", "1 /2", "1/ 2", "+1/2", "01/2", "1/02", "00"]
+    {
         assert_eq!(refusal("nak", value), format!("must be a fraction such as \"1/2\", got {value:?}"));
     }
 }
