@@ -2,7 +2,7 @@
 
 use std::process::{Command, Output};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 fn madang(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_madang")).args(args).output().expect("madang runs")
@@ -171,7 +171,34 @@ fn bad_shards_and_merges_exit_2_naming_the_problem() {
     std::fs::write(&not_json, "hello").expect("written");
     let whole = whole.display().to_string();
     let not_json = not_json.display().to_string();
-    let cases: Vec<(Vec<&str>, &str)> = vec![
+    // Shard 1/2 (50 games) edited by hand: counts its games cannot have, or past 64 bits.
+    let shard: Value =
+        serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap_or_default()).unwrap_or_default();
+    let edits: [(&str, &str, Value); 5] = [
+        ("wins", "/totals/by_seat/0/wins", json!(51)),
+        ("wins-max", "/totals/by_seat/0/wins", json!(u64::MAX)),
+        ("seat-games", "/totals/by_seat/1/games", json!(49)),
+        ("sides", "/totals/sides", json!(0)),
+        ("draws", "/totals/draws", json!(u64::MAX)),
+    ];
+    let mut edited = Vec::new();
+    for (name, pointer, value) in edits {
+        let mut copy = shard.clone();
+        *copy.pointer_mut(pointer).unwrap_or_else(|| panic!("{pointer} in a shard's report")) = value;
+        let path = dir.path().join(format!("edited-{name}.json"));
+        std::fs::write(&path, copy.to_string()).expect("written");
+        edited.push(path.display().to_string());
+    }
+    let mut lengths = shard.clone();
+    if let Some(Value::Object(map)) = lengths.pointer_mut("/totals/lengths") {
+        map.values_mut().take(2).for_each(|n| *n = json!(u64::MAX));
+    }
+    let lengths_file = dir.path().join("edited-lengths.json");
+    std::fs::write(&lengths_file, lengths.to_string()).expect("written");
+    edited.push(lengths_file.display().to_string());
+    let mut cases: Vec<(Vec<&str>, &str)> =
+        edited.iter().map(|file| (vec!["sim", "merge", file.as_str(), &files[1]], "totals do not add up")).collect();
+    cases.extend(vec![
         (vec!["sim", "ur", "--games", "10", "--shard", "0/2"], "--shard 0/2"),
         (vec!["sim", "ur", "--games", "10", "--shard", "3/2"], "1 ≤ K ≤ N"),
         (vec!["sim", "ur", "--games", "10", "--shard", "2/20"], "the number of games (10)"),
@@ -182,7 +209,7 @@ fn bad_shards_and_merges_exit_2_naming_the_problem() {
         (vec!["sim", "merge", &whole], "whole run, not a shard"),
         (vec!["sim", "merge", &not_json], "is not a `madang sim --shard K/N --json` report"),
         (vec!["sim", "merge", "/nonexistent/shard.json"], "/nonexistent/shard.json"),
-    ];
+    ]);
     for (args, needle) in cases {
         let out = madang(&args);
         let stderr = String::from_utf8_lossy(&out.stderr);

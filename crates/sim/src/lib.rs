@@ -199,6 +199,58 @@ impl Totals {
         }
     }
 
+    /// Checks that counts read from a shard's report can be the counts of its games, so that
+    /// a report edited by hand is refused rather than merged into nonsense (or into counts
+    /// past 64 bits): every seat played every game, no tally won or drew more games than it
+    /// played, the bots played a seat each per game, the games drawn or without a result and
+    /// the games by length add up to the games, and `sides` and the seats are the run's.
+    ///
+    /// # Errors
+    /// What does not add up, in words.
+    pub fn check(&self, sides: usize, seats: usize) -> Result<(), String> {
+        let games = self.games;
+        if self.sides != sides || self.by_seat.len() != seats {
+            return Err(format!(
+                "{} sides and {} seats where the run has {sides} and {seats}",
+                self.sides,
+                self.by_seat.len()
+            ));
+        }
+        let lists = [("by_seat", &self.by_seat), ("by_position", &self.by_position), ("by_bot", &self.by_bot)];
+        for (name, list) in lists {
+            for (i, t) in list.iter().enumerate() {
+                if t.wins.checked_add(t.draws).is_none_or(|decided| decided > t.games) {
+                    return Err(format!("{name}[{i}] won {} and drew {} of {} games", t.wins, t.draws, t.games));
+                }
+                if name != "by_bot" && t.games > games {
+                    return Err(format!("{name}[{i}] played {} of {games} games", t.games));
+                }
+            }
+        }
+        if let Some((i, t)) = self.by_seat.iter().enumerate().find(|(_, t)| t.games != games) {
+            return Err(format!("seat {i} played {} of {games} games (every seat plays every game)", t.games));
+        }
+        let seat_games = games.checked_mul(seats as u64);
+        let bot_games = self.by_bot.iter().try_fold(0u64, |sum, t| sum.checked_add(t.games));
+        // A sum that does not fit in 64 bits is no count of games.
+        let count = |n: Option<u64>| n.map_or_else(|| "more than 2^64".to_owned(), |n| n.to_string());
+        if bot_games.is_none() || bot_games != seat_games {
+            return Err(format!(
+                "the bots played {} seat-games where {games} games of {seats} seats make {}",
+                count(bot_games),
+                count(seat_games)
+            ));
+        }
+        if self.draws.checked_add(self.no_result).is_none_or(|n| n > games) {
+            return Err(format!("{} drawn and {} without a result of {games} games", self.draws, self.no_result));
+        }
+        let lengths = self.lengths.values().try_fold(0u64, |sum, n| sum.checked_add(*n));
+        if lengths != Some(games) {
+            return Err(format!("the games by length add up to {}, not {games}", count(lengths)));
+        }
+        Ok(())
+    }
+
     /// Adds another chunk's or shard's totals (of the same game, rules and bots).
     pub fn merge(&mut self, other: &Totals) {
         let add = |mine: &mut Vec<Tally>, theirs: &[Tally]| {
@@ -643,6 +695,9 @@ pub fn merge(mut reports: Vec<SimReport>) -> Result<SimReport, SimError> {
                 "shard {}/{} does not hold the games its range says",
                 shard.shard.index, shard.shard.of
             ));
+        }
+        if let Err(problem) = r.totals.check(first.totals.sides, first.totals.by_seat.len()) {
+            return fail(format!("shard {}/{}'s totals do not add up: {problem}", shard.shard.index, shard.shard.of));
         }
     }
     reports.sort_by_key(|r| r.shard.map_or(0, |s| s.shard.index));
