@@ -52,7 +52,12 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T, ApiErr
                 "it starts with a byte order mark (U+FEFF, bytes EF BB BF): send the JSON object without it".to_owned(),
             ));
         }
-        return Err(malformed("a JSON object {…} is expected".to_owned()));
+        // Where it goes wrong, as serde_json names a syntax error's place: the first byte that
+        // is not white space (lines and columns from 1, columns in bytes).
+        let at = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(bytes.len());
+        let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+        let column = 1 + at - bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
+        return Err(malformed(format!("a JSON object {{…}} is expected at line {line} column {column}")));
     }
     // Read once without tracking the path (which copies every key it passes); only a refusal
     // is read again, to name the field at fault.
@@ -194,7 +199,15 @@ mod tests {
         // U+FEFF in UTF-8 is EF BB BF (RFC 3629); JSON text has no byte order mark (RFC 8259 §8.1).
         let bom = refusal("\u{feff}{\"type\":\"ping\"}");
         assert!(bom.contains("byte order mark (U+FEFF, bytes EF BB BF)"), "{bom}");
-        assert_eq!(refusal("[1]"), "the message is not the expected JSON: a JSON object {…} is expected");
+        assert_eq!(
+            refusal("[1]"),
+            "the message is not the expected JSON: a JSON object {…} is expected at line 1 column 1"
+        );
+        // The place is the first byte that is not white space: line 2, after three spaces.
+        assert_eq!(
+            refusal(" \n   x"),
+            "the message is not the expected JSON: a JSON object {…} is expected at line 2 column 4"
+        );
         assert_eq!(refusal("\u{feff}{\"type\":\"ping\"}".trim_start_matches('\u{feff}')), "");
     }
 }

@@ -162,7 +162,19 @@ async fn json_errors(request: Request, next: Next) -> Response {
         StatusCode::NOT_FOUND => ("not_found", format!("no route {method} {path}")),
         StatusCode::METHOD_NOT_ALLOWED => ("method_not_allowed", format!("{path} does not take {method}")),
         s if s.is_server_error() => ("internal", format!("{method} {path} failed ({s})")),
-        s => ("bad_request", format!("{method} {path} was refused ({s}); a WebSocket route needs an upgrade request")),
+        s => {
+            // The refusal's own text names the problem (a path segment that is not UTF-8 once
+            // decoded, an upgrade request without its headers); a refusal without one names
+            // the likeliest cause.
+            let text = axum::body::to_bytes(response.into_body(), 1024).await.ok();
+            let reason = text.as_deref().and_then(|t| std::str::from_utf8(t).ok()).map(str::trim).unwrap_or_default();
+            let message = if reason.is_empty() {
+                format!("{method} {path} was refused ({s}); a WebSocket route needs an upgrade request")
+            } else {
+                format!("{method} {path} was refused ({s}): {}", echo(reason))
+            };
+            ("bad_request", message)
+        }
     };
     ApiError::new(status, code, message).into_response()
 }

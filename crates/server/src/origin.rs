@@ -191,14 +191,26 @@ pub async fn guard(
         return next.run(request).await;
     }
     let headers = request.headers();
-    if let Some(name) = host(headers)
-        && !state.origins.host_allowed(name)
-    {
+    // HTTP/1.1 asks for exactly one `Host` (RFC 9112, 3.2): with none or several, which one a
+    // check reads would decide what it lets through.
+    let hosts = headers.get_all(header::HOST).iter().count();
+    if hosts != 1 {
+        let given = if hosts == 0 { "none" } else { "several" };
+        return ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            format!("a request must name the server in exactly one Host header; this one has {given}"),
+        )
+        .into_response();
+    }
+    let name =
+        headers.get(header::HOST).map(|h| String::from_utf8_lossy(h.as_bytes()).into_owned()).unwrap_or_default();
+    if !state.origins.host_allowed(&name) {
         return ApiError::forbidden(
             "bad_host",
             format!(
                 "this server does not answer for host {:?}: use its IP address, localhost, or its public URL",
-                echo(name)
+                echo(&name)
             ),
         )
         .into_response();

@@ -230,7 +230,14 @@ async fn refused_requests_name_the_problem_and_change_nothing() {
         );
         assert_refused(&client.get(&format!("/api/games/{id}/steps/abc")).await, 400, "bad_request", "abc");
         assert_refused(&client.get(&format!("/api/games/{id}/steps/999")).await, 404, "unknown_step", "999");
-        assert_refused(&client.get(&format!("/api/games/{id}/ws")).await, 400, "bad_request", "WebSocket");
+        // A WebSocket route without the upgrade's headers: the missing header is named.
+        assert_refused(&client.get(&format!("/api/games/{id}/ws")).await, 400, "bad_request", "upgrade");
+        // A path segment that is not UTF-8 once decoded (`%ff`) is named as such, on any route.
+        for path in ["/api/games/%ff", "/api/games/%ff/record"] {
+            let answer = client.get(path).await;
+            assert_refused(&answer, 400, "bad_request", "UTF-8");
+            assert!(!answer.1["error"]["message"].as_str().unwrap_or_default().contains("WebSocket"), "{answer:?}");
+        }
         // Still nothing changed.
         assert_eq!(client.state(&id).await["version"], version);
         server.stop().await;

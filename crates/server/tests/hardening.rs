@@ -481,6 +481,24 @@ async fn requests_the_http_library_refuses_get_json_errors() {
     let (status, body) =
         raw(&server, b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -1\r\n\r\n").await;
     assert_eq!((status, body["error"]["code"].as_str()), (400, Some("bad_request")), "{body}");
+    // Exactly one Host (RFC 9112): none, or a second one after an allowed one, is refused, and
+    // a Host that is not text is not an allowed host.
+    for (request, status_code, code, words) in [
+        (&b"GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n"[..], 400, "bad_request", "has none"),
+        (
+            b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.com\r\nConnection: close\r\n\r\n",
+            400,
+            "bad_request",
+            "has several",
+        ),
+        (b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\xff\r\nConnection: close\r\n\r\n", 403, "bad_host", "host"),
+    ] {
+        let (status, body) = raw(&server, request).await;
+        assert_eq!((status, body["error"]["code"].as_str()), (status_code, Some(code)), "{body}");
+        assert!(body["error"]["message"].as_str().unwrap_or_default().contains(words), "{body}");
+    }
+    let (status, _) = raw(&server, b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").await;
+    assert_eq!(status, 200);
     server.stop().await;
 }
 
