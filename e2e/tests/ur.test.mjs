@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DESKTOP, PHONE, gameState, newPage, openSetup, playToEnd, screenshot, statsRows, suite } from '../lib.mjs';
+import { DESKTOP, PHONE, clickMove, gameState, newPage, openSetup, playToEnd, screenshot, statsRows, suite } from '../lib.mjs';
 
 const env = suite();
 
@@ -144,8 +144,11 @@ test('an unfinished game resumes from the history page', async () => {
   await item.getByText('Resume').click();
   await page.locator('#board .legal').first().waitFor();
   assert.equal((await gameState(page)).version, state.version);
-  // Resigning ends it as a loss.
+  // Resigning ends it as a loss. The question asked by the first click outlives a move drawn
+  // before the second (the computer's moves redraw the controls).
   await page.locator('#resign').click();
+  await clickMove(page, page.locator('#board .legal').first());
+  assert.ok(await page.locator('#resign.armed').isVisible(), 'the resignation is still asked after a move');
   await page.locator('#resign').click();
   await page.locator('#result').waitFor();
   assert.equal(await page.locator('#result h2').textContent(), 'Light resigned');

@@ -210,6 +210,12 @@ export async function playPage(view, id) {
     );
   }
 
+  // Made once for the page: a state drawn between their two clicks (a computer's move) keeps
+  // the question asked, where buttons made again would forget it (and a second click would
+  // only ask again).
+  const resignButton = confirmButton('resign', t('play.resign'), t('play.resign_confirm'), () => end('resign'));
+  const leaveButton = confirmButton('leave', t('play.leave'), t('play.leave_confirm'), () => end('leave'));
+
   function drawControls() {
     const info = catalogueEntry(state.game);
     const ongoing = state.status === 'ongoing' && state.my_seats.length > 0;
@@ -227,8 +233,8 @@ export async function playPage(view, id) {
     replace(
       controls,
       ongoing ? h('label', { class: 'choice auto-rolls' }, auto, t('play.auto_rolls')) : null,
-      ongoing && info.endings.includes('resign') ? confirmButton('resign', t('play.resign'), t('play.resign_confirm'), () => end('resign')) : null,
-      ongoing && info.endings.includes('leave') ? confirmButton('leave', t('play.leave'), t('play.leave_confirm'), () => end('leave')) : null,
+      ongoing && info.endings.includes('resign') ? resignButton : null,
+      ongoing && info.endings.includes('leave') ? leaveButton : null,
       h('a', { class: 'button', id: 'new-game', href: `#/setup/${state.game}`, text: t('play.new_game') }),
     );
     replace(

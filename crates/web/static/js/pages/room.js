@@ -82,6 +82,10 @@ export async function roomPage(view, rawCode) {
     if (!protocol.command(message)) toast(t('play.reconnecting'), 'error');
   }
 
+  // Made once for the page: a state drawn between its two clicks (the other player's move)
+  // keeps the question asked, where a button made again would forget it.
+  const resignButton = confirmButton('resign', t('play.resign'), t('play.resign_confirm'), () => command({ type: 'resign' }));
+
   /** @param {string | null} seat */
   function seatLabel(seat) {
     if (!seat) return t('play.chance');
@@ -317,7 +321,7 @@ export async function roomPage(view, rawCode) {
     const offer = room.draw_offer;
     replace(
       controls,
-      playing ? confirmButton('resign', t('play.resign'), t('play.resign_confirm'), () => command({ type: 'resign' })) : null,
+      playing ? resignButton : null,
       playing && entry(room.game).endings.includes('draw_offer') && !offer ? h('button', { type: 'button', id: 'draw-offer', text: t('room.offer_draw'), on: { click: () => command({ type: 'draw_offer' }) } }) : null,
       playing && offer && offer === mine ? h('span', { class: 'hint', text: t('room.draw_offered') }) : null,
       playing && offer && offer !== mine
