@@ -70,10 +70,13 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T, ApiErr
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
         let mut path = e.path().to_string();
-        if path == "." || path == "?" {
+        let error = e.into_inner().to_string();
+        // A missing member names itself, and no member present is at fault (without any
+        // required one the object is refused as missing it, which is no sign of its fault).
+        if (path == "." || path == "?") && !error.starts_with("missing field") {
             path = field_at_fault::<T>(bytes).unwrap_or(path);
         }
-        malformed(madang_core::field_error("field ", &path, &e.into_inner().to_string()))
+        malformed(madang_core::field_error("field ", &path, &error))
     })?;
     deserializer.end().map_err(|e| malformed(madang_core::echo_quoted(&e.to_string())))?;
     Ok(value)
@@ -188,6 +191,9 @@ mod tests {
         assert!(refusal(r#"{"type":"ready","ready":"yes","token":"t"}"#).contains("field `ready`: invalid type"));
         // A missing field names itself; an unknown one too.
         assert!(refusal(r#"{"type":"move","token":"t"}"#).contains("missing field `action`"));
+        // Not under a member that is present: `seat` is declared before the missing `level`.
+        let cpu = refusal(r#"{"type":"cpu","seat":"B","token":"t"}"#);
+        assert!(cpu.starts_with("the message is not the expected JSON: missing field `level`"), "{cpu}");
         assert!(refusal(r#"{"type":"resign","now":true}"#).contains("field `now`: unknown field `now`"));
         // Two members at fault: neither is singled out.
         let two = refusal(r#"{"type":"move","action":5,"version":"x","token":"t"}"#);
