@@ -19,7 +19,8 @@ async fn bytes<S: Send + Sync>(request: Request, state: &S) -> Result<Bytes, Api
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", "the request body is over 16 KiB")
         } else {
-            ApiError::bad_request("malformed_json", format!("the request body could not be read: {}", e.body_text()))
+            // Not JSON's fault: the HTTP of the body (its chunks, its length) could not be read.
+            ApiError::bad_request("bad_request", format!("the request body could not be read: {}", e.body_text()))
         }
     })
 }

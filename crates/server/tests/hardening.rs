@@ -499,6 +499,14 @@ async fn requests_the_http_library_refuses_get_json_errors() {
     }
     let (status, _) = raw(&server, b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").await;
     assert_eq!(status, 200);
+    // A body whose chunks cannot be read is HTTP's fault, not JSON's.
+    let (status, body) = raw(
+        &server,
+        b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+    )
+    .await;
+    assert_eq!((status, body["error"]["code"].as_str()), (400, Some("bad_request")), "{body}");
+    assert!(body["error"]["message"].as_str().unwrap_or_default().contains("could not be read"), "{body}");
     server.stop().await;
 }
 
