@@ -23,10 +23,10 @@ impl Fraction {
     pub fn parse(key: &str, text: &str) -> Result<Fraction, RulesError> {
         let bad =
             || RulesError::new(key, format!("must be a fraction such as \"1/2\", got {:?}", madang_core::echo(text)));
-        // A whole number too large for 64 bits counts as the largest one, so the denominator's
-        // range, or the option's own, names what is wrong with it rather than its shape.
         // Written as the spec writes them ("3/5"): ASCII digits only, without a sign, spaces or
-        // leading zeros, so one fraction has one spelling in a record's rules.
+        // leading zeros, so one fraction has one spelling in a record's rules. A whole number
+        // too large for 64 bits counts as the largest one, so the denominator's range, or the
+        // option's own, names what is wrong with it rather than its shape.
         let whole = |part: &str| {
             let digits = !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
             if !digits || (part.len() > 1 && part.starts_with('0')) {
