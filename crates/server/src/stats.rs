@@ -9,6 +9,8 @@ use serde::Serialize;
 /// One game of a player, as stored.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct StatsRow {
+    /// The game's id.
+    pub id: String,
     /// The game's name.
     pub game: String,
     /// `computer` or `same_screen`.
@@ -82,6 +84,7 @@ mod tests {
 
     fn row(game: &str, status: &str, outcome: Option<&str>, ms: i64) -> StatsRow {
         StatsRow {
+            id: String::new(),
             game: game.into(),
             mode: "computer".into(),
             cpu: Some("hard".into()),

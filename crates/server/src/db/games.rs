@@ -7,16 +7,19 @@
 //!   positions and time played; the game row's new columns when the change ends the game or
 //!   stores no action; the players' outcomes at the end), stored through the one group-commit
 //!   [`Writer`]: it takes every change waiting, of every game, writes them in one transaction
-//!   (one multi-row `INSERT INTO actions`, one `UPDATE games … FROM (VALUES …)`, one
+//!   (one multi-row insert of the actions, one `UPDATE games … FROM (VALUES …)`, one
 //!   `UPDATE game_players … FROM (VALUES …)`, built with sqlx's `QueryBuilder`), then answers
 //!   each. A change is acknowledged only after that commit, so nobody hears of an action before
 //!   it is stored; under load many games share a commit, alone a change is written at once.
+//!   On SQLite the actions are appended to the log and a game that ends is written as a record
+//!   ([`super::log`]); on PostgreSQL they are rows of `actions`.
 //! - The guard against a change computed on an old version (another writer changed the game):
-//!   its actions go in only while the game is in play and where no action has its index (the
-//!   actions' key), and its game row update only while no action is past the change's; a batch
-//!   with a change that stored fewer rows than it has is not committed.
+//!   on SQLite the writer's memory of each game's stored actions; on PostgreSQL its actions go
+//!   in only while the game is in play and where no action has its index (the actions' key),
+//!   and its game row update only while no action is past the change's. A batch with a stale
+//!   change is not committed.
 //! - Reading: [`Db::load_game`], [`Db::history`], [`Db::stats_rows`], each seeing a game in
-//!   play as of its newest action row (`CURRENT_GAME_COLUMNS`).
+//!   play as of its newest action (`CURRENT_GAME_COLUMNS`, and on SQLite the log's memory).
 
 use std::collections::HashSet;
 
@@ -24,6 +27,9 @@ use sqlx::pool::PoolConnection;
 use sqlx::{Connection, Postgres, QueryBuilder, Sqlite};
 use tokio::sync::{mpsc, oneshot};
 
+use std::time::Instant;
+
+use super::log::{ActionLog, LogGame, LogLimits};
 use super::{Db, Pool, on_pool};
 use crate::error::ServerError;
 
@@ -259,7 +265,7 @@ where
 /// still in play and its stored actions end with the change's (none at or past the change's
 /// count, the one before it stored; the rows it changes are the changes stored). `VALUES`
 /// columns are `column1, column2, …` in both databases.
-fn push_update_games<DB: sqlx::Database>(query: &mut QueryBuilder<DB>, commits: &[&Commit])
+fn push_update_games<DB: sqlx::Database>(query: &mut QueryBuilder<DB>, commits: &[&Commit], guarded: bool)
 where
     for<'q> String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
     for<'q> i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
@@ -286,12 +292,14 @@ where
             .push_bind(u.finished)
             .push_bind(c.stored_actions);
     });
-    query.push(
-        ") AS v WHERE games.id = v.column1 AND games.status = 'ongoing' AND NOT EXISTS \
-         (SELECT 1 FROM actions WHERE actions.game_id = v.column1 AND actions.idx >= v.column12) AND \
-         (v.column12 = 0 OR EXISTS (SELECT 1 FROM actions WHERE actions.game_id = v.column1 \
-         AND actions.idx = v.column12 - 1))",
-    );
+    query.push(") AS v WHERE games.id = v.column1 AND games.status = 'ongoing'");
+    if guarded {
+        query.push(
+            " AND NOT EXISTS (SELECT 1 FROM actions WHERE actions.game_id = v.column1 AND actions.idx >= v.column12) \
+             AND (v.column12 = 0 OR EXISTS (SELECT 1 FROM actions WHERE actions.game_id = v.column1 \
+             AND actions.idx = v.column12 - 1))",
+        );
+    }
 }
 
 /// Pushes the statement setting the players' outcomes: `(game id, player id, outcome)`.
@@ -325,23 +333,14 @@ where
     query.push(" ON CONFLICT (game_id, player_id) DO NOTHING");
 }
 
-/// Where [`push_batch`] is in a batch, for the caller to join its statements.
-enum Step {
-    /// A statement comes next.
-    Statement,
-    /// A guarded statement has just been pushed: it stores this many rows unless a change of
-    /// the batch was computed on an old version.
-    Checked(u64),
-}
-
-/// Pushes every statement of a batch of `commits` to `query`, calling `next` before each and
-/// after each guarded one: the actions' inserts, the games' updates (of the changes that write
+/// PostgreSQL: pushes every statement of a batch of `commits` to `query`, calling `next` before
+/// each: the actions' inserts, the games' updates (of the changes that write
 /// their row), the outcomes' updates, the awards, in chunks of [`CHUNK`] rows. Returns the rows
 /// each guarded statement must store; the guarded statements are the first ones.
 fn push_batch<DB: sqlx::Database>(
     query: &mut QueryBuilder<DB>,
     commits: &[&Commit],
-    mut next: impl FnMut(&mut QueryBuilder<DB>, Step),
+    mut next: impl FnMut(&mut QueryBuilder<DB>),
 ) -> Vec<u64>
 where
     for<'q> String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
@@ -361,24 +360,22 @@ where
     let rows: Vec<&Commit> = commits.iter().copied().filter(|c| c.updates_row()).collect();
     let mut checked = Vec::new();
     for chunk in actions.chunks(CHUNK) {
-        next(query, Step::Statement);
+        next(query);
         push_actions(query, chunk, true);
         checked.push(chunk.len() as u64);
-        next(query, Step::Checked(chunk.len() as u64));
     }
     for chunk in rows.chunks(CHUNK) {
-        next(query, Step::Statement);
-        push_update_games(query, chunk);
+        next(query);
+        push_update_games(query, chunk, true);
         checked.push(chunk.len() as u64);
-        next(query, Step::Checked(chunk.len() as u64));
     }
     for chunk in outcomes.chunks(CHUNK) {
-        next(query, Step::Statement);
+        next(query);
         push_outcomes(query, chunk);
     }
     let awards: Vec<&AwardRow> = commits.iter().flat_map(|c| c.awards.iter()).collect();
     for chunk in awards.chunks(CHUNK) {
-        next(query, Step::Statement);
+        next(query);
         push_awards(query, chunk);
     }
     checked
@@ -404,7 +401,7 @@ pub struct NewGameRows {
 fn push_new_game<DB: sqlx::Database>(
     query: &mut QueryBuilder<DB>,
     rows: &NewGameRows,
-    mut next: impl FnMut(&mut QueryBuilder<DB>, Step),
+    mut next: impl FnMut(&mut QueryBuilder<DB>),
 ) where
     for<'q> String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
     for<'q> i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
@@ -412,7 +409,7 @@ fn push_new_game<DB: sqlx::Database>(
     for<'q> Option<i64>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
 {
     let game = &rows.game;
-    next(query, Step::Statement);
+    next(query);
     query.push(format!("INSERT INTO games ({GAME_COLUMNS}) "));
     query.push_values([game], |mut row, g| {
         row.push_bind(g.id.clone())
@@ -439,7 +436,7 @@ fn push_new_game<DB: sqlx::Database>(
     });
     if !rows.participants.is_empty() {
         let outcome = |player: &str| rows.outcomes.iter().find(|(p, _)| p == player).map(|(_, o)| o.clone());
-        next(query, Step::Statement);
+        next(query);
         query.push("INSERT INTO game_players (game_id, player_id, outcome) ");
         query.push_values(&rows.participants, |mut row, player| {
             row.push_bind(game.id.clone()).push_bind(player.clone()).push_bind(outcome(player));
@@ -447,12 +444,12 @@ fn push_new_game<DB: sqlx::Database>(
     }
     let actions: Vec<(&str, i64, &ActionRow)> = rows.actions.iter().map(|a| (game.id.as_str(), 0, a)).collect();
     for chunk in actions.chunks(CHUNK) {
-        next(query, Step::Statement);
+        next(query);
         push_actions(query, chunk, false);
     }
     let awards: Vec<&AwardRow> = rows.awards.iter().collect();
     for chunk in awards.chunks(CHUNK) {
-        next(query, Step::Statement);
+        next(query);
         push_awards(query, chunk);
     }
 }
@@ -464,18 +461,56 @@ impl Db {
     /// A database error.
     pub async fn load_game(&self, id: &str) -> Result<Option<(GameRow, Vec<ActionRow>)>, sqlx::Error> {
         let sql = format!("SELECT {CURRENT_GAME_COLUMNS} FROM games g {CURRENT_GAME_JOIN} WHERE g.id = $1");
-        on_pool!(self, pool => {
-            let Some(game) = sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(pool).await? else {
-                return Ok(None);
-            };
-            let actions =
-                sqlx::query_as("SELECT idx, action, seat, actor, created, chance_pos, bot_pos, play_ms FROM actions \
-                                WHERE game_id = $1 ORDER BY idx")
-                    .bind(id)
-                    .fetch_all(pool)
-                    .await?;
-            Ok(Some((game, actions)))
-        })
+        match &self.pool {
+            Pool::Sqlite(pool) => {
+                let mut conn = pool.acquire().await?;
+                let Some(mut game) =
+                    sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(&mut *conn).await?
+                else {
+                    return Ok(None);
+                };
+                // A game with actions in the log is in memory with all its actions.
+                let (valid, in_play) = {
+                    let log = self.log();
+                    (log.valid, log.games.get(id).map(|g| g.rows.clone()))
+                };
+                let actions = match in_play {
+                    Some(rows) => rows,
+                    None if valid => super::log::stored_rows(&mut conn, id).await?,
+                    // After a failed write the memory may lag: the log itself is read.
+                    None => super::log::rows_with_log(&mut conn, id).await?,
+                };
+                super::log::overlay(&mut game, &actions);
+                Ok(Some((game, actions)))
+            }
+            Pool::Postgres(pool) => {
+                let Some(game) =
+                    sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(pool).await?
+                else {
+                    return Ok(None);
+                };
+                let actions = sqlx::query_as(
+                    "SELECT idx, action, seat, actor, created, chance_pos, bot_pos, play_ms FROM actions \
+                     WHERE game_id = $1 ORDER BY idx",
+                )
+                .bind(id)
+                .fetch_all(pool)
+                .await?;
+                Ok(Some((game, actions)))
+            }
+        }
+    }
+
+    /// SQLite: `rows` as of the games in play in memory (their newest actions are in the log).
+    fn overlay_in_play<'a>(&self, rows: impl Iterator<Item = &'a mut GameRow>) {
+        if matches!(self.pool, Pool::Sqlite(_)) {
+            let log = self.log();
+            for game in rows {
+                if let Some(in_play) = log.games.get(&game.id) {
+                    super::log::overlay(game, &in_play.rows);
+                }
+            }
+        }
     }
 
     /// A player's games, newest first, with the player's outcome.
@@ -487,9 +522,11 @@ impl Db {
             "SELECT {CURRENT_GAME_COLUMNS}, gp.outcome AS outcome FROM game_players gp JOIN games g ON g.id = gp.game_id \
              {CURRENT_GAME_JOIN} WHERE gp.player_id = $1 ORDER BY g.created DESC, g.id DESC LIMIT $2 OFFSET $3"
         );
-        on_pool!(self, pool => {
+        let mut rows: Vec<HistoryRow> = on_pool!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(player).bind(limit).bind(offset).fetch_all(pool).await
-        })
+        })?;
+        self.overlay_in_play(rows.iter_mut().map(|r| &mut r.game));
+        Ok(rows)
     }
 
     /// A player's awards, in the order their games ended (progression).
@@ -539,10 +576,10 @@ impl Db {
     /// # Errors
     /// A database error.
     pub async fn stats_rows(&self, player: &str) -> Result<Vec<crate::stats::StatsRow>, sqlx::Error> {
-        on_pool!(self, pool => {
+        let mut rows: Vec<crate::stats::StatsRow> = on_pool!(self, pool => {
             sqlx::query_as(
                 sqlx::AssertSqlSafe(format!(
-                    "SELECT g.game AS game, g.mode AS mode, g.cpu AS cpu, g.status AS status, gp.outcome AS outcome, \
+                    "SELECT g.id AS id, g.game AS game, g.mode AS mode, g.cpu AS cpu, g.status AS status, gp.outcome AS outcome, \
                      COALESCE(p.play_ms, g.play_ms) AS play_ms FROM game_players gp JOIN games g ON g.id = gp.game_id \
                      {CURRENT_GAME_JOIN} WHERE gp.player_id = $1"
                 )),
@@ -550,7 +587,18 @@ impl Db {
             .bind(player)
             .fetch_all(pool)
             .await
-        })
+        })?;
+        if matches!(self.pool, Pool::Sqlite(_)) {
+            let log = self.log();
+            for row in &mut rows {
+                if let Some(last) = log.games.get(&row.id).and_then(|g| g.rows.last())
+                    && let Some(play_ms) = last.play_ms
+                {
+                    row.play_ms = row.play_ms.max(play_ms);
+                }
+            }
+        }
+        Ok(rows)
     }
 }
 
@@ -642,6 +690,9 @@ async fn run(db: Db, mut rx: mpsc::UnboundedReceiver<Message>) {
             let _ = reply.send(write(&db, &mut held, &mut turn, Work::Create(&rows)).await);
         }
         write_batch(&db, &mut held, &mut batch).await;
+        if let Err(error) = upkeep(&db).await {
+            tracing::error!(%error, "the action log's upkeep failed");
+        }
         if let Some(done) = stop {
             // Dropped, the connection goes back to the pool.
             drop(held.take());
@@ -704,10 +755,19 @@ async fn write(
     work: Work<'_>,
 ) -> Result<(), ServerError> {
     if let Some(turn) = turn {
-        let result = write_sqlite(turn.conn().await?, work).await;
-        if result.is_err() {
-            // It may be left inside a transaction.
-            turn.discard();
+        let result = match work {
+            Work::Create(rows) => write_sqlite_create(turn.conn().await?, rows).await.map(|()| created(db, rows)),
+            Work::Batch(commits) => write_sqlite_log(db, turn.conn().await?, commits).await,
+            Work::Alone(commit) => write_sqlite_log(db, turn.conn().await?, &[commit]).await,
+        };
+        match &result {
+            // Refused by the guard before anything was written.
+            Err(ServerError::Stale { .. }) | Ok(()) => {}
+            Err(_) => {
+                // It may be left inside a transaction, and the log's memory may not match.
+                turn.discard();
+                db.log().valid = false;
+            }
         }
         return result;
     }
@@ -736,59 +796,266 @@ fn check_stored(stored: &[u64], checked: &[u64], changes: usize) -> Result<(), S
     if stored == checked { Ok(()) } else { Err(ServerError::Stale { changes }) }
 }
 
-/// SQLite: the whole transaction is one string of statements (`BEGIN IMMEDIATE; INSERT …;
-/// UPDATE …; COMMIT`), one hand-over to sqlx's SQLite thread. Anonymous parameters (`?`, as
-/// `QueryBuilder` writes them for SQLite) are bound in order across the statements.
-///
-/// A batch checks its guards in the same round trip: after each guarded statement a guard
-/// statement fails (SQLite's `json()` refuses a text that is not JSON) unless it stored every
-/// row it was given (`changes()`), which stops the statements before the `COMMIT`; the batch is
-/// then rolled back and its changes written alone. A change alone counts the rows its guarded
-/// statements stored and then commits or rolls back: a second round trip, which names a stale
-/// version.
-async fn write_sqlite(conn: &mut sqlx::SqliteConnection, work: Work<'_>) -> Result<(), ServerError> {
+/// SQLite: a new game's statements as one string (`BEGIN IMMEDIATE; INSERT …; COMMIT`), one
+/// hand-over to sqlx's SQLite thread. Anonymous parameters (`?`, as `QueryBuilder` writes them
+/// for SQLite) are bound in order across the statements. (Changes go through the log,
+/// [`write_sqlite_log`].)
+async fn write_sqlite_create(conn: &mut sqlx::SqliteConnection, rows: &NewGameRows) -> Result<(), ServerError> {
     use futures_util::TryStreamExt;
     let mut query = QueryBuilder::<Sqlite>::new("BEGIN IMMEDIATE");
-    let guarded = matches!(work, Work::Batch(_));
-    let mut join = |q: &mut QueryBuilder<Sqlite>, step| match step {
-        Step::Statement => {
-            q.push("; ");
-        }
-        Step::Checked(rows) if guarded => {
-            q.push("; SELECT json('a game is not at the version its change was computed from') WHERE changes() <> ");
-            q.push_bind(rows as i64);
-        }
-        Step::Checked(_) => {}
-    };
-    let alone = match work {
-        Work::Batch(commits) => {
-            push_batch(&mut query, commits, &mut join);
-            None
-        }
-        Work::Alone(commit) => Some(push_batch(&mut query, &[commit], &mut join)),
-        Work::Create(rows) => {
-            push_new_game(&mut query, rows, &mut join);
-            None
-        }
-    };
-    if alone.is_none() {
-        query.push("; COMMIT");
+    push_new_game(&mut query, rows, |q| {
+        q.push("; ");
+    });
+    query.push("; COMMIT");
+    let _: Vec<_> = sqlx::Executor::execute_many(&mut *conn, query.build()).try_collect().await?;
+    Ok(())
+}
+
+/// SQLite: a new game stored, it is in memory with its first actions while in play.
+fn created(db: &Db, rows: &NewGameRows) {
+    if rows.game.status == "ongoing" {
+        let durable = rows.actions.len();
+        let game = LogGame { rows: rows.actions.clone(), durable, first_seq: None, changed: Instant::now() };
+        db.log().games.insert(rows.game.id.clone(), game);
     }
-    let results: Result<Vec<_>, sqlx::Error> =
-        sqlx::Executor::execute_many(&mut *conn, query.build()).try_collect().await;
-    let done = match (results, alone) {
-        (Ok(_), None) => return Ok(()),
-        // The first result is `BEGIN`'s; alone, the guarded statements come right after it.
-        (Ok(results), Some(checked)) => {
-            let stored: Vec<u64> = results.iter().skip(1).take(checked.len()).map(|r| r.rows_affected()).collect();
-            check_stored(&stored, &checked, 1)
-        }
-        (Err(error), _) => Err(ServerError::from(error)),
+}
+
+/// SQLite: reads the log's memory again when a failed write left it unsure, and reads into it
+/// each game of `ids` in play that it lacks (a game not seen since the server started, or that
+/// left memory idle).
+async fn load_into_log(db: &Db, conn: &mut sqlx::SqliteConnection, ids: &[&str]) -> Result<(), sqlx::Error> {
+    if !db.log().valid {
+        let mut fresh = ActionLog { limits: db.log().limits, ..ActionLog::default() };
+        super::log::rebuild(conn, &mut fresh).await?;
+        *db.log() = fresh;
+    }
+    let missing: Vec<&str> = {
+        let log = db.log();
+        ids.iter().copied().filter(|id| !log.games.contains_key(*id)).collect()
     };
-    let end = if done.is_ok() { "COMMIT" } else { "ROLLBACK" };
-    let ended = sqlx::raw_sql(end).execute(&mut *conn).await;
-    done?;
-    ended?;
+    for id in missing {
+        if let Some((status, rows)) = super::log::durable_rows(conn, id).await?
+            && status == "ongoing"
+        {
+            let durable = rows.len();
+            let game = LogGame { rows, durable, first_seq: None, changed: Instant::now() };
+            db.log().games.entry(id.to_owned()).or_insert(game);
+        }
+    }
+    Ok(())
+}
+
+/// Log rows per multi-row statement (10 values each).
+const LOG_CHUNK: usize = 200;
+
+/// SQLite: stores `commits` through the log ([`super::log`]) in one transaction, one round
+/// trip: their actions appended to `action_log`, the games they end written as records, the
+/// rows, outcomes and awards as on PostgreSQL. The guard is the writer's memory: each change
+/// must follow its game's stored actions, the game in play.
+///
+/// # Errors
+/// [`ServerError::Stale`] before anything is written when a change does not follow its game's
+/// stored actions; a database error.
+async fn write_sqlite_log(db: &Db, conn: &mut sqlx::SqliteConnection, commits: &[&Commit]) -> Result<(), ServerError> {
+    use futures_util::TryStreamExt;
+    let ids: Vec<&str> = commits.iter().map(|c| c.id.as_str()).collect();
+    load_into_log(db, conn, &ids).await?;
+    let (mut query, first_seq) = {
+        let log = db.log();
+        for c in commits {
+            let first = c.stored_actions - c.actions.len() as i64;
+            let follows = log.games.get(&c.id).is_some_and(|g| {
+                g.rows.len() as i64 == first && c.actions.iter().zip(first..).all(|(a, idx)| a.idx == idx)
+            });
+            if !follows {
+                return Err(ServerError::Stale { changes: commits.len() });
+            }
+        }
+        let mut query = QueryBuilder::<Sqlite>::new("BEGIN IMMEDIATE");
+        let mut seq = log.next_seq;
+        let rows: Vec<(i64, &str, &ActionRow)> = commits
+            .iter()
+            .flat_map(|c| c.actions.iter().map(move |a| (c.id.as_str(), a)))
+            .map(|(id, a)| {
+                seq += 1;
+                (seq - 1, id, a)
+            })
+            .collect();
+        for chunk in rows.chunks(LOG_CHUNK) {
+            query.push(
+                "; INSERT INTO action_log (seq, game_id, idx, action, seat, actor, created, chance_pos, bot_pos, \
+                 play_ms) ",
+            );
+            query.push_values(chunk, |mut row, (seq, id, a)| {
+                row.push_bind(*seq)
+                    .push_bind((*id).to_owned())
+                    .push_bind(a.idx)
+                    .push_bind(a.action.clone())
+                    .push_bind(a.seat.clone())
+                    .push_bind(a.actor.clone())
+                    .push_bind(a.created)
+                    .push_bind(a.chance_pos)
+                    .push_bind(a.bot_pos.clone())
+                    .push_bind(a.play_ms);
+            });
+        }
+        let records: Vec<(String, i64, String)> = commits
+            .iter()
+            .filter(|c| c.update.status != "ongoing")
+            .filter_map(|c| {
+                let game = log.games.get(&c.id)?;
+                let all: Vec<ActionRow> = game.rows.iter().chain(&c.actions).cloned().collect();
+                Some((c.id.clone(), all.len() as i64, super::log::record_body(&all)))
+            })
+            .collect();
+        push_records(&mut query, records);
+        let updates: Vec<&Commit> = commits.iter().copied().filter(|c| c.updates_row()).collect();
+        for chunk in updates.chunks(CHUNK) {
+            query.push("; ");
+            push_update_games(&mut query, chunk, false);
+        }
+        let outcomes: Vec<(&str, &str, &str)> = commits
+            .iter()
+            .flat_map(|c| c.outcomes.iter().map(|(p, o)| (c.id.as_str(), p.as_str(), o.as_str())))
+            .collect();
+        for chunk in outcomes.chunks(CHUNK) {
+            query.push("; ");
+            push_outcomes(&mut query, chunk);
+        }
+        let awards: Vec<&AwardRow> = commits.iter().flat_map(|c| c.awards.iter()).collect();
+        for chunk in awards.chunks(CHUNK) {
+            query.push("; ");
+            push_awards(&mut query, chunk);
+        }
+        query.push("; COMMIT");
+        (query, log.next_seq)
+    };
+    let _: Vec<_> = sqlx::Executor::execute_many(&mut *conn, query.build()).try_collect().await?;
+    // Committed: the memory follows.
+    let mut log = db.log();
+    let now = Instant::now();
+    let mut seq = first_seq;
+    for c in commits {
+        let added = c.actions.len() as i64;
+        if c.update.status != "ongoing" {
+            log.games.remove(&c.id);
+        } else if let Some(game) = log.games.get_mut(&c.id) {
+            if added > 0 {
+                game.first_seq.get_or_insert(seq);
+            }
+            game.rows.extend(c.actions.iter().cloned());
+            game.changed = now;
+        }
+        seq += added;
+    }
+    log.next_seq = seq;
+    Ok(())
+}
+
+/// Pushes the statement writing each game's record (`game_id`, how many actions, the body),
+/// over the one it had.
+fn push_records(query: &mut QueryBuilder<Sqlite>, records: Vec<(String, i64, String)>) {
+    for chunk in records.chunks(CHUNK) {
+        query.push("; INSERT INTO game_records (game_id, actions, body) ");
+        query.push_values(chunk, |mut row, (id, count, body)| {
+            row.push_bind(id.clone()).push_bind(*count).push_bind(body.clone());
+        });
+        query.push(" ON CONFLICT (game_id) DO UPDATE SET actions = excluded.actions, body = excluded.body");
+    }
+}
+
+/// SQLite: the writer's upkeep, at most every [`LogLimits::every`]: the games whose rows have
+/// stayed in the log [`LogLimits::idle`] since their last change, or that are more than
+/// [`LogLimits::max_behind`] rows behind its end, are written as records (their rows brought
+/// to their newest action); games in memory without log rows that long leave it; the log's
+/// head is deleted.
+async fn upkeep(db: &Db) -> Result<(), ServerError> {
+    use futures_util::TryStreamExt;
+    let limits = {
+        let mut log = db.log();
+        if log.last_upkeep.elapsed() < log.limits.every {
+            return Ok(());
+        }
+        log.last_upkeep = Instant::now();
+        log.limits
+    };
+    let LogLimits { idle, max_behind, archive_batch, delete_at_least, .. } = limits;
+    let Some(mut turn) = db.write_turn().await else { return Ok(()) };
+    let conn = turn.conn().await?;
+    load_into_log(db, conn, &[]).await?;
+    let (mut query, archived, head) = {
+        let mut log = db.log();
+        // Games in memory without log rows, idle, leave it.
+        log.games.retain(|_, g| g.first_seq.is_some() || g.changed.elapsed() < idle);
+        let behind = log.next_seq - max_behind;
+        let mut due: Vec<(&String, &LogGame)> = log
+            .games
+            .iter()
+            .filter(|(_, g)| g.first_seq.is_some_and(|s| s < behind || g.changed.elapsed() >= idle))
+            .collect();
+        due.sort_by_key(|(_, g)| g.first_seq);
+        due.truncate(archive_batch);
+        let archived: Vec<String> = due.iter().map(|(id, _)| (*id).clone()).collect();
+        let records: Vec<(String, i64, String)> =
+            due.iter().map(|(id, g)| ((*id).clone(), g.rows.len() as i64, super::log::record_body(&g.rows))).collect();
+        let positions: Vec<(String, &ActionRow)> = due
+            .iter()
+            .filter_map(|(id, g)| g.rows.last().filter(|a| a.chance_pos.is_some()).map(|a| ((*id).clone(), a)))
+            .collect();
+        let head = log
+            .games
+            .iter()
+            .filter(|(id, _)| !archived.contains(id))
+            .filter_map(|(_, g)| g.first_seq)
+            .min()
+            .unwrap_or(log.next_seq);
+        if records.is_empty() && head - log.deleted_below < delete_at_least {
+            return Ok(());
+        }
+        let mut query = QueryBuilder::<Sqlite>::new("BEGIN IMMEDIATE");
+        push_records(&mut query, records);
+        for chunk in positions.chunks(CHUNK) {
+            query.push(
+                "; UPDATE games SET version = v.column2, chance_pos = v.column3, bot_pos = v.column4, \
+                 play_ms = v.column5, updated = v.column6 FROM (",
+            );
+            query.push_values(chunk, |mut row, (id, a)| {
+                row.push_bind(id.clone())
+                    .push_bind(a.idx + 1)
+                    .push_bind(a.chance_pos)
+                    .push_bind(a.bot_pos.clone())
+                    .push_bind(a.play_ms)
+                    .push_bind(a.created);
+            });
+            query.push(") AS v WHERE games.id = v.column1 AND games.status = 'ongoing' AND games.version < v.column2");
+        }
+        let head = if head - log.deleted_below >= delete_at_least {
+            query.push("; DELETE FROM action_log WHERE seq < ");
+            query.push_bind(head);
+            Some(head)
+        } else {
+            None
+        };
+        query.push("; COMMIT");
+        (query, archived, head)
+    };
+    let written: Result<Vec<_>, sqlx::Error> =
+        sqlx::Executor::execute_many(&mut *conn, query.build()).try_collect().await;
+    if let Err(error) = written {
+        turn.discard();
+        db.log().valid = false;
+        return Err(error.into());
+    }
+    let mut log = db.log();
+    for id in archived {
+        if let Some(game) = log.games.get_mut(&id) {
+            game.durable = game.rows.len();
+            game.first_seq = None;
+        }
+    }
+    if let Some(head) = head {
+        log.deleted_below = head;
+    }
     Ok(())
 }
 
@@ -797,8 +1064,8 @@ async fn write_sqlite(conn: &mut sqlx::SqliteConnection, work: Work<'_>) -> Resu
 async fn write_postgres(conn: &mut PoolConnection<Postgres>, work: Work<'_>) -> Result<(), ServerError> {
     let mut statements = Vec::new();
     let mut query = QueryBuilder::<Postgres>::new("");
-    let mut join = |q: &mut QueryBuilder<Postgres>, step| {
-        if matches!(step, Step::Statement) && !q.sql().as_str().is_empty() {
+    let mut join = |q: &mut QueryBuilder<Postgres>| {
+        if !q.sql().as_str().is_empty() {
             statements.push(std::mem::replace(q, QueryBuilder::new("")));
         }
     };
@@ -911,7 +1178,7 @@ pub(crate) mod tests {
             fence: None,
         };
         let mut update = QueryBuilder::<Sqlite>::new("");
-        push_update_games(&mut update, &[&commit, &commit]);
+        push_update_games(&mut update, &[&commit, &commit], true);
         let sql = update.into_sql().as_str().to_owned();
         assert!(sql.starts_with("UPDATE games SET status = v.column2"), "{sql}");
         // Two rows of twelve values; SQLite's placeholders are `?`.
@@ -1055,8 +1322,11 @@ pub(crate) mod tests {
         let (c, actions) = db.load_game("c").await.expect("read").expect("stored");
         assert_eq!((c.status.as_str(), c.version, c.finished, actions.len()), ("finished", 1, Some(5), 1));
         // d: stored before 2026-12-04 (an action row without positions, the row updated with
-        // it), then moved on by this writer: read from the row, then from the new action row.
+        // it) by an older server, then moved on by this one: read from the row, then from the
+        // new action.
         write(&db, &mut held, &mut db.write_turn().await, Work::Create(&game("d"))).await.expect("created");
+        db.close().await;
+        let db = Db::connect(&url, super::super::Synchronous::Normal).await.expect("the database again");
         let Pool::Sqlite(pool) = &db.pool else { unreachable!("a SQLite database") };
         sqlx::raw_sql(
             "INSERT INTO actions (game_id, idx, action, seat, actor, created) VALUES ('d', 0, 'roll 2', NULL, 'chance', 3); \
@@ -1065,7 +1335,8 @@ pub(crate) mod tests {
         .execute(pool)
         .await
         .expect("an older writer's move");
-        let (d, _) = db.load_game("d").await.expect("read").expect("stored");
+        let (d, actions) = db.load_game("d").await.expect("read").expect("stored");
+        assert_eq!(actions.len(), 1);
         assert_eq!((d.version, d.chance_pos, d.play_ms, d.updated), (1, 9, 4, 3));
         write(&db, &mut held, &mut db.write_turn().await, Work::Alone(&change("d", 1))).await.expect("d's next roll");
         let (d, actions) = db.load_game("d").await.expect("read").expect("stored");
@@ -1077,6 +1348,122 @@ pub(crate) mod tests {
         assert_eq!(stats.iter().map(|r| r.play_ms).sum::<i64>(), 10 + 20 + 10 + 20, "a, b (its resignation), c, d");
         drop(held);
         db.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The number of rows of `table`.
+    async fn count(db: &Db, table: &str) -> i64 {
+        let Pool::Sqlite(pool) = &db.pool else { unreachable!("a SQLite database") };
+        sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}")))
+            .fetch_one(pool)
+            .await
+            .expect("a count")
+    }
+
+    /// On SQLite a move of a game in play is appended to the log, not keyed in `actions`; a game
+    /// that ends is written as one record; a server started again reads the log back; the
+    /// upkeep writes an idle game as a record, brings its row to its newest action, lets it
+    /// leave memory and deletes the log's head; a log with a gap is refused at start.
+    #[tokio::test]
+    async fn moves_go_to_the_log_and_games_to_records() {
+        use std::time::Duration;
+        let dir = std::env::temp_dir().join(format!("madang-log-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let url = format!("sqlite://{}", dir.join("games.db").display());
+        let connect = || Db::connect(&url, super::super::Synchronous::Normal);
+        let db = connect().await.expect("a database");
+        db.create_player(&super::super::PlayerRow { id: "p".into(), nickname: "P".into(), created: 1 })
+            .await
+            .expect("a player");
+        let mut held = None;
+        for id in ["a", "b"] {
+            write(&db, &mut held, &mut db.write_turn().await, Work::Create(&game(id))).await.expect("created");
+        }
+        for i in 0..3 {
+            let (a, b) = (change("a", i), change("b", i));
+            let batch: Vec<&Commit> = if i < 2 { vec![&a, &b] } else { vec![&a] };
+            write(&db, &mut held, &mut db.write_turn().await, Work::Batch(&batch)).await.expect("stored");
+        }
+        // Five moves: five log rows, none keyed, no record.
+        assert_eq!(
+            (count(&db, "actions").await, count(&db, "action_log").await, count(&db, "game_records").await),
+            (0, 5, 0)
+        );
+        let (a, actions) = db.load_game("a").await.expect("read").expect("stored");
+        assert_eq!((a.version, a.chance_pos, a.play_ms, a.updated), (3, 3, 30, 4), "as of its third roll");
+        assert_eq!(actions, (0..3).map(|i| change("a", i).actions[0].clone()).collect::<Vec<_>>());
+        // b's third roll ends it: its record holds its three actions.
+        let mut last = change("b", 2);
+        last.update.status = "finished".into();
+        last.update.finished = Some(9);
+        write(&db, &mut held, &mut db.write_turn().await, Work::Batch(&[&last])).await.expect("b ended");
+        let Pool::Sqlite(pool) = &db.pool else { unreachable!("a SQLite database") };
+        let (n, body): (i64, String) = sqlx::query_as("SELECT actions, body FROM game_records WHERE game_id = 'b'")
+            .fetch_one(pool)
+            .await
+            .expect("b's record");
+        let b_actions: Vec<ActionRow> = (0..3).map(|i| change("b", i).actions[0].clone()).collect();
+        assert_eq!((n, super::super::log::parse_record("b", &body).expect("a record")), (3, b_actions.clone()));
+        assert!(!db.log().games.contains_key("b"), "an ended game leaves memory");
+        // Started again, the server reads the log back: a is in play with its three actions.
+        db.close().await;
+        let db = connect().await.expect("the database again");
+        {
+            let log = db.log();
+            let a = log.games.get("a").expect("a in memory");
+            assert_eq!((a.rows.len(), a.durable, a.first_seq, log.games.len(), log.next_seq), (3, 0, Some(1), 1, 7));
+        }
+        let (b, actions) = db.load_game("b").await.expect("read").expect("stored");
+        assert_eq!((b.status.as_str(), b.version, b.finished, actions), ("finished", 3, Some(9), b_actions));
+        let mut held = None;
+        let stale = write(&db, &mut held, &mut db.write_turn().await, Work::Alone(&change("a", 2))).await;
+        assert!(matches!(stale, Err(ServerError::Stale { changes: 1 })), "{stale:?}");
+        write(&db, &mut held, &mut db.write_turn().await, Work::Alone(&change("a", 3))).await.expect("a's fourth roll");
+        // The upkeep: a, idle, is written as a record and its row brought to its fourth roll;
+        // every log row goes; at the next upkeep a leaves memory.
+        db.log().limits = LogLimits {
+            idle: Duration::ZERO,
+            max_behind: 200_000,
+            archive_batch: 64,
+            delete_at_least: 1,
+            every: Duration::ZERO,
+        };
+        upkeep(&db).await.expect("an upkeep");
+        assert_eq!((count(&db, "action_log").await, count(&db, "game_records").await), (0, 2));
+        let Pool::Sqlite(pool) = &db.pool else { unreachable!("a SQLite database") };
+        let row: (i64, i64, i64, i64, String) =
+            sqlx::query_as("SELECT version, chance_pos, play_ms, updated, status FROM games WHERE id = 'a'")
+                .fetch_one(pool)
+                .await
+                .expect("a's row");
+        assert_eq!(row, (4, 4, 40, 5, "ongoing".to_owned()));
+        upkeep(&db).await.expect("an upkeep");
+        assert!(db.log().games.is_empty(), "idle games without log rows leave memory");
+        let (a, actions) = db.load_game("a").await.expect("read").expect("stored");
+        assert_eq!((a.version, a.chance_pos, actions.len()), (4, 4, 4));
+        // Out of memory, a moves on from its record; a stale change is still refused.
+        let stale = write(&db, &mut held, &mut db.write_turn().await, Work::Alone(&change("a", 3))).await;
+        assert!(matches!(stale, Err(ServerError::Stale { changes: 1 })), "{stale:?}");
+        write(&db, &mut held, &mut db.write_turn().await, Work::Alone(&change("a", 4))).await.expect("a's fifth roll");
+        let (a, actions) = db.load_game("a").await.expect("read").expect("stored");
+        assert_eq!((a.version, a.play_ms, actions.len(), count(&db, "action_log").await), (5, 50, 5, 1));
+        // A log row that does not follow its game's actions: the server does not start.
+        let Pool::Sqlite(pool) = &db.pool else { unreachable!("a SQLite database") };
+        sqlx::query(
+            "INSERT INTO action_log (seq, game_id, idx, action, seat, actor, created) \
+             VALUES (100, 'a', 9, 'roll 2', NULL, 'chance', 9)",
+        )
+        .execute(pool)
+        .await
+        .expect("a damaged log");
+        db.close().await;
+        let refused = connect().await;
+        assert!(
+            refused.as_ref().is_err_and(|e| e.to_string().contains("action 9 of game a after its action 4")),
+            "{:?}",
+            refused.err()
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

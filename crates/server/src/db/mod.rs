@@ -9,6 +9,7 @@
 //! share: `BIGINT` (`i64`) and `TEXT` (`String`, JSON documents included).
 
 pub mod games;
+mod log;
 pub mod reviews;
 pub mod rooms;
 
@@ -127,6 +128,9 @@ pub struct Db {
     frame_bytes: u64,
     /// SQLite: the WAL file (`<database>-wal`).
     wal_file: Option<std::path::PathBuf>,
+    /// SQLite: the index of the log of actions of games in play ([`log`]), changed by the
+    /// holder of the write turn after each commit, read by the readers of games in play.
+    pub(crate) log: std::sync::Arc<std::sync::Mutex<log::ActionLog>>,
 }
 
 /// How long the first connection to PostgreSQL may take.
@@ -240,12 +244,17 @@ impl Db {
             wal_max_bytes: u64::MAX,
             frame_bytes: 4096 + 24,
             wal_file,
+            log: std::sync::Arc::default(),
         };
         match &db.pool {
             Pool::Sqlite(pool) => {
                 sqlx::migrate!("migrations/sqlite").run(pool).await?;
                 let (page,): (i64,) = sqlx::query_as("PRAGMA page_size").fetch_one(pool).await?;
                 db.frame_bytes = u64::try_from(page).unwrap_or(4096) + 24;
+                let mut conn = pool.acquire().await?;
+                let mut index = log::ActionLog::default();
+                log::rebuild(&mut conn, &mut index).await?;
+                *db.log() = index;
             }
             Pool::Postgres(pool) => sqlx::migrate!("migrations/postgres").run(pool).await?,
         }
@@ -256,6 +265,11 @@ impl Db {
     /// a writer truncates it past twice that (`Db::wal_past_twice_limit`).
     pub fn set_wal_max_bytes(&mut self, bytes: u64) {
         self.wal_max_bytes = bytes;
+    }
+
+    /// The log's index ([`log::ActionLog`]); a panic of another holder leaves it as it was.
+    pub(crate) fn log(&self) -> std::sync::MutexGuard<'_, log::ActionLog> {
+        self.log.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Which backend this is.
