@@ -283,10 +283,10 @@ pub fn notation_number(text: &str, word: &str) -> Result<u8, NotationError> {
     if !canonical {
         return Err(NotationError::new(
             text,
-            format!("{word:?} is not a number written without sign or leading zeros"),
+            format!("{:?} is not a number written without sign or leading zeros", echo(word)),
         ));
     }
-    word.parse().map_err(|_| NotationError::new(text, format!("{word} is out of range")))
+    word.parse().map_err(|_| NotationError::new(text, format!("{} is out of range", echo(word))))
 }
 
 /// Parses the notation `WORD N` where WORD is one of `words`: returns the word's index and N.
@@ -493,6 +493,21 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 #[cfg(test)]
 mod tests {
     use super::echo_quoted;
+
+    /// A number's reason repeats at most 64 of its characters (api.md, "Errors"), however long.
+    #[test]
+    fn a_long_number_is_repeated_cut() {
+        let digits = "9".repeat(3000);
+        let text = format!("move {digits}");
+        let out_of_range = super::notation_number(&text, &digits).expect_err("out of range");
+        assert_eq!(out_of_range.reason, format!("{}… is out of range", "9".repeat(64)));
+        let zeros = "0".repeat(3000);
+        let malformed = super::notation_number(&text, &zeros).expect_err("leading zeros");
+        assert_eq!(
+            malformed.reason,
+            format!("\"{}…\" is not a number written without sign or leading zeros", "0".repeat(64))
+        );
+    }
 
     #[test]
     fn serdes_rust_type_names_are_said_in_plain_words() {

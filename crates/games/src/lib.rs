@@ -459,10 +459,29 @@ pub fn options<G: Game>(rules: &Value) -> Result<G::Options, RecordError> {
             madang_core::echo(&rules.to_string())
         )));
     }
+    if let Some(path) = null_at(rules, String::new()) {
+        // An option's default is had by leaving it out: `null` would be a second spelling of it.
+        return Err(RecordError::Rules(format!(
+            "rule option `{}`: null is not a value; leave the option out for its default",
+            madang_core::echo(&path)
+        )));
+    }
     serde_path_to_error::deserialize(rules).map_err(|e| {
         let path = e.path().to_string();
         RecordError::Rules(madang_core::field_error("rule option ", &path, &e.into_inner().to_string()))
     })
+}
+
+/// The path (`a.b`, `a[2]`) of the first `null` inside `value`, if any.
+fn null_at(value: &Value, path: String) -> Option<String> {
+    match value {
+        Value::Null => Some(path),
+        Value::Object(map) => map.iter().find_map(|(key, v)| {
+            null_at(v, if path.is_empty() { key.clone() } else { format!("{path}.{key}") })
+        }),
+        Value::Array(list) => list.iter().enumerate().find_map(|(i, v)| null_at(v, format!("{path}[{i}]"))),
+        _ => None,
+    }
 }
 
 /// Applies every action of `record`, returning the match and the events in order.
@@ -584,6 +603,29 @@ pub fn verify(record: &Record) -> Result<usize, VerifyError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `null` is not a rule option's value in any game, at any depth: leaving the option out
+    /// is the one way to have its default (a rule set has one spelling).
+    #[test]
+    fn a_null_rule_option_is_refused_by_name() {
+        for (game, rules, path) in [
+            ("ur", serde_json::json!({"preset": null}), "preset"),
+            ("yut", serde_json::json!({"mode": "team", "nak": null}), "nak"),
+            ("ludo", serde_json::json!({"pieces": null}), "pieces"),
+            ("dice-poker", serde_json::json!({"layout": [null]}), "layout[0]"),
+        ] {
+            let error = open(game, &rules, None).map(|_| ()).expect_err("refused");
+            assert_eq!(
+                error.to_string(),
+                RecordError::Rules(format!(
+                    "rule option `{path}`: null is not a value; leave the option out for its default"
+                ))
+                .to_string(),
+                "{game} {rules}"
+            );
+        }
+        assert!(open("ur", &serde_json::json!({}), None).is_ok(), "no option at all is the default");
+    }
 
     /// A typed event as an engine writes one: `kind` first, its fields, and its English line.
     #[derive(serde::Serialize)]

@@ -130,6 +130,7 @@ impl fmt::Display for YutAction {
 
 fn stick(text: &str, word: &str) -> Result<Stick, NotationError> {
     word.parse().map_err(|()| {
+        let word = madang_core::echo(word);
         NotationError::new(text, format!("{word:?} is not a result (backdo, do, gae, geol, yut, mo, nak)"))
     })
 }

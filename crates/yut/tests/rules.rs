@@ -2001,3 +2001,11 @@ fn a_state_read_with_its_units_out_of_order_is_read_in_order() {
     let read: YutState = serde_json::from_value(text).expect("the state reads back");
     assert_eq!(read, state);
 }
+
+/// A result word's refusal repeats at most 64 of its characters (docs/api.md, "Errors").
+#[test]
+fn a_long_result_word_is_repeated_cut() {
+    let word = "x".repeat(3000);
+    let error = format!("throw {word}").parse::<YutAction>().expect_err("not a result");
+    assert_eq!(error.reason, format!("\"{}…\" is not a result (backdo, do, gae, geol, yut, mo, nak)", "x".repeat(64)));
+}
