@@ -476,9 +476,9 @@ pub fn options<G: Game>(rules: &Value) -> Result<G::Options, RecordError> {
 fn null_at(value: &Value, path: String) -> Option<String> {
     match value {
         Value::Null => Some(path),
-        Value::Object(map) => map.iter().find_map(|(key, v)| {
-            null_at(v, if path.is_empty() { key.clone() } else { format!("{path}.{key}") })
-        }),
+        Value::Object(map) => map
+            .iter()
+            .find_map(|(key, v)| null_at(v, if path.is_empty() { key.clone() } else { format!("{path}.{key}") })),
         Value::Array(list) => list.iter().enumerate().find_map(|(i, v)| null_at(v, format!("{path}[{i}]"))),
         _ => None,
     }

@@ -409,7 +409,11 @@ impl LiveGame {
     /// A stored game the engine no longer accepts (an internal error naming it).
     pub fn load(row: &GameRow, actions: &[ActionRow]) -> Result<LiveGame, ApiError> {
         let corrupt = |what: String| ApiError::internal(format!("stored game {} cannot be loaded: {what}", row.id));
-        let rules: Value = serde_json::from_str(&row.rules).map_err(|e| corrupt(format!("rules: {e}")))?;
+        let mut rules: Value = serde_json::from_str(&row.rules).map_err(|e| corrupt(format!("rules: {e}")))?;
+        // Stored before a null option was refused (2026-12-07), when it had the option's default.
+        if let Value::Object(options) = &mut rules {
+            options.retain(|_, value| !value.is_null());
+        }
         let players = row.players.map(|p| usize::try_from(p).unwrap_or(0));
         let seats: Vec<Seat> = serde_json::from_str(&row.seats).map_err(|e| corrupt(format!("seats: {e}")))?;
         let seed: Seed = row.seed.parse().map_err(|e| corrupt(format!("seed: {e}")))?;
@@ -1315,6 +1319,16 @@ mod tests {
         game.apply(&format!("roll {roll}")).expect("a roll");
         live.core.game = game;
         live
+    }
+
+    /// A game stored with a rule option set to null, as the server took them before
+    /// 2026-12-07 (the option's default), still loads, with the option left out.
+    #[test]
+    fn a_stored_null_rule_option_loads_as_its_default() {
+        let mut row = ur_after_lights_roll(1, 2).row();
+        row.rules = r#"{"preset": null}"#.to_owned();
+        let live = LiveGame::load(&row, &[]).expect("it loads");
+        assert_eq!(live.row().rules, "{}");
     }
 
     /// A seed whose next chance draw is `want` (every Ur roll node draws alike).
