@@ -12,7 +12,7 @@
 //!   each. A change is acknowledged only after that commit, so nobody hears of an action before
 //!   it is stored; under load many games share a commit, alone a change is written at once.
 //!   On SQLite the actions are appended to the log and a game that ends is written as a record
-//!   ([`super::log`]); on PostgreSQL they are rows of `actions`.
+//!   (`db/log.rs`); on PostgreSQL they are rows of `actions`.
 //! - The guard against a change computed on an old version (another writer changed the game):
 //!   on SQLite the writer's memory of each game's stored actions; on PostgreSQL its actions go
 //!   in only while the game is in play and where no action has its index (the actions' key),
