@@ -151,9 +151,31 @@ test('an unfinished game resumes from the history page', async () => {
   assert.ok(await page.locator('#resign.armed').isVisible(), 'the resignation is still asked after a move');
   await page.locator('#resign').click();
   await page.locator('#result').waitFor();
-  assert.equal(await page.locator('#result h2').textContent(), 'Light resigned');
+  // The headline says what it means for the player; the resignation's own line follows it.
+  assert.equal(await page.locator('#result h2').textContent(), 'You lost');
+  assert.equal(await page.locator('#result .result-line').textContent(), 'Light resigned');
   const end = await gameState(page);
   assert.deepEqual(end.end, { reason: 'resign', by: 'light' });
+  check();
+  await context.close();
+});
+
+test('on a phone, the result of a resignation is scrolled into view', async () => {
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE });
+  await openSetup(page, env.server.url, 'ur', 4);
+  await page.locator('#start').click();
+  await page.locator('#board .legal').first().waitFor();
+  // The resign button is below the board: the player scrolls down to it.
+  await page.locator('#resign').scrollIntoViewIfNeeded();
+  await page.locator('#resign').click();
+  await page.locator('#resign').click();
+  await page.locator('#result').waitFor();
+  const place = await page.evaluate(() => {
+    const box = /** @type {HTMLElement} */ (document.getElementById('result')).getBoundingClientRect();
+    const header = /** @type {HTMLElement} */ (document.getElementById('top')).getBoundingClientRect();
+    return { top: box.top, header: header.bottom, height: window.innerHeight };
+  });
+  assert.ok(place.top >= place.header - 1 && place.top < place.height, `the result is on screen below the header: ${JSON.stringify(place)}`);
   check();
   await context.close();
 });

@@ -105,6 +105,17 @@ export function sleep(ms) {
 }
 
 /**
+ * Scrolls `el` into view when none of it is on screen: a game's result shown above the board
+ * while the player had scrolled down to the board's buttons (resign, leave) would otherwise
+ * appear where nobody sees it. (`scroll-margin-top` keeps it clear of the sticky header.)
+ * @param {HTMLElement} el
+ */
+export function reveal(el) {
+  const box = el.getBoundingClientRect();
+  if (box.bottom <= 0 || box.top >= window.innerHeight) el.scrollIntoView({ block: 'start' });
+}
+
+/**
  * Shows a short message at the bottom of the screen.
  * @param {string} message
  * @param {'info' | 'error'} [kind]

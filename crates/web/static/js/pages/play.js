@@ -3,7 +3,7 @@
 
 import { FRESH_KEY, GAMES, againRequest, autoRolls, entry as catalogueEntry, fitSkins, openFresh, pace, paintSides, resolveSkins, savedSkins, setAutoRolls, sidesOf } from '../app.js';
 import { GameSocket, api } from '../api.js';
-import { h, replace, sleep, toast } from '../dom.js';
+import { h, replace, reveal, sleep, toast } from '../dom.js';
 import { duration, errorText, t } from '../i18n.js';
 import { isChance } from '../notation.js';
 import { resultReview, viewerSides } from '../review.js';
@@ -261,8 +261,9 @@ export async function playPage(view, id) {
     const mine = new Set(state.my_seats);
     const result = state.result ?? {};
     let headline = resultText(module, state);
-    if (state.mode !== 'same_screen' && mine.size > 0 && !state.end) {
-      // The result names sides: a team's win is won by each of its players.
+    if (state.mode !== 'same_screen' && mine.size > 0) {
+      // The result names sides: a team's win is won by each of its players. A resignation's
+      // own line ("Light resigned") follows the headline.
       const won = result.winner !== undefined ? result.winner : result.ranking?.[0];
       if (won !== undefined) headline = onSide(state, mine, won) ? t('result.you_won') : t('result.you_lost');
     }
@@ -294,7 +295,9 @@ export async function playPage(view, id) {
         h('a', { class: 'button', id: 'home', href: '#/', text: t('nav.home') }),
       ),
     );
+    const wasShown = !resultBox.hidden;
     resultBox.hidden = false;
+    if (!wasShown) reveal(resultBox);
   }
 
   /** Plays the same set-up again: a new game with these rules and seats. */

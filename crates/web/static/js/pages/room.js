@@ -6,7 +6,7 @@
 import { GAMES, autoRolls, entry, fitSkins, levelsFor, me, pace, paintSides, resolveSkins, sidesOf } from '../app.js';
 import { boardControl, lookText, preview, sideControls } from '../skins.js';
 import { ApiError, api } from '../api.js';
-import { h, replace, sleep, toast } from '../dom.js';
+import { h, replace, reveal, sleep, toast } from '../dom.js';
 import { errorText, t } from '../i18n.js';
 import { RoomProtocol } from '../room/protocol.js';
 import { RoomState } from '../room/state.js';
@@ -387,7 +387,9 @@ export async function roomPage(view, rawCode) {
         h('a', { class: 'button', href: '#/', text: t('nav.home') }),
       ),
     );
+    const wasShown = !resultBox.hidden;
     resultBox.hidden = false;
+    if (!wasShown) reveal(resultBox);
   }
 
   /** The chat's input for a seated player; for a spectator, why there is none. */
