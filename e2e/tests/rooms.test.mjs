@@ -141,6 +141,19 @@ test('an Ur room: create, join by link, ready, play, resign; both stats count it
   assert.ok(hostLog.length >= 6, hostLog.join(' | '));
   assert.deepEqual(await logOf(guest.page), hostLog);
   await guest.page.locator('#chat li', { hasText: word }).waitFor();
+  // A draw offer reaches the other player beside the turn line, scrolled into view on a phone
+  // where the player was looking at the buttons below the board; declined, it goes.
+  await guest.page.locator('#resign').scrollIntoViewIfNeeded();
+  await host.page.locator('#draw-offer').click();
+  const banner = guest.page.locator('#draw-banner');
+  await banner.waitFor();
+  assert.match(await banner.textContent(), /Light \(Mina\) offers a draw\./);
+  const place = await banner.evaluate((el) => ({ top: el.getBoundingClientRect().top, height: window.innerHeight }));
+  assert.ok(place.top >= 0 && place.top < place.height, `the offer is on screen: ${JSON.stringify(place)}`);
+  assert.equal(await host.page.locator('#draw-banner').isVisible(), false, 'the one who offers is not asked');
+  await guest.page.locator('#draw-decline').click();
+  await banner.waitFor({ state: 'hidden' });
+  assert.equal((await roomOf(host.page, code)).draw_offer ?? null, null);
   // The guest (dark) resigns: light wins.
   await guest.page.locator('#resign').click();
   await guest.page.locator('#resign').click();

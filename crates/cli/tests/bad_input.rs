@@ -11,7 +11,10 @@ use serde_json::json;
 #[test]
 fn bad_json_is_refused() {
     replay_text("{\"game\": \"ur\", \"actions\": [").refused(&["malformed"]);
-    replay_text("").refused(&["malformed"]);
+    replay_text("").refused(&["malformed", "the record is empty"]);
+    replay_text(" \n").refused(&["malformed", "the record is empty"]);
+    // A byte order mark before a good record is named, not called "not an object".
+    replay_text("\u{feff}{\"game\": \"ur\", \"actions\": []}").refused(&["malformed", "byte order mark"]);
     replay_text("not json at all").refused(&["malformed"]);
     // JSON, but not a record.
     replay_text("[1, 2, 3]").refused(&["malformed"]);
@@ -45,6 +48,8 @@ fn bad_rule_values_are_refused_naming_the_key() {
     replay(json!({ "path": "spiral" }), &[]).refused(&["path", "spiral"]);
     replay(json!({ "safe_rosettes": "yes" }), &[]).refused(&["safe_rosettes"]);
     replay(json!({ "capture_extra_roll": 1 }), &[]).refused(&["capture_extra_roll"]);
+    // An option's default is had by leaving it out, not by `null`.
+    replay(json!({ "preset": null }), &[]).refused(&["preset", "null is not a value"]);
 }
 
 /// README.md "Game records": "For Ur and Dice Poker it may only be 2".

@@ -184,7 +184,18 @@ impl Record {
     pub fn from_json(text: &str) -> Result<Record, RecordError> {
         // A record is an object (spec README, "Game records"); serde alone would also read one
         // from an array, field by field in order.
-        if !text.trim_start().starts_with('{') {
+        let start = text.trim_start();
+        if !start.starts_with('{') {
+            // Named, as the server names them: a byte order mark is invisible in most editors,
+            // and an empty text is no record at all.
+            if start.starts_with('\u{feff}') {
+                return Err(RecordError::Malformed(
+                    "the record starts with a byte order mark (U+FEFF, bytes EF BB BF): save it without one".to_owned(),
+                ));
+            }
+            if start.is_empty() {
+                return Err(RecordError::Malformed("the record is empty: a record is a JSON object {…}".to_owned()));
+            }
             return Err(not_an_object());
         }
         let mut deserializer = serde_json::Deserializer::from_str(text);

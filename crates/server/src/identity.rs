@@ -105,6 +105,11 @@ pub async fn identify(State(state): State<AppState>, mut request: Request, next:
     }
 }
 
+/// The Hangul fillers: letters to Unicode, but drawn as nothing (U+115F and U+1160 stand for
+/// a missing jamo, U+3164 and U+FFA0 for a blank one), so a name or chat line of them looks
+/// empty.
+pub const HANGUL_FILLERS: [char; 4] = ['\u{115F}', '\u{1160}', '\u{3164}', '\u{FFA0}'];
+
 /// Checks a nickname: 1-24 characters once trimmed; letters (any script), digits, single
 /// spaces and `- _ . '`.
 ///
@@ -139,6 +144,12 @@ pub fn check_nickname(raw: &str) -> Result<String, ApiError> {
             format!("a nickname may hold letters, digits, spaces and - _ . ' only, not {c:?}"),
         ));
     }
+    if let Some(c) = nickname.chars().find(|&c| HANGUL_FILLERS.contains(&c)) {
+        return Err(ApiError::unprocessable(
+            "bad_nickname",
+            format!("a nickname may not hold a Hangul filler (U+{:04X}): it shows as nothing", u32::from(c)),
+        ));
+    }
     if nickname.contains("  ") {
         return Err(ApiError::unprocessable("bad_nickname", "a nickname may not hold two spaces in a row"));
     }
@@ -157,6 +168,11 @@ mod tests {
         assert!(check_nickname("<b>").expect_err("markup").message.contains("'<'"));
         assert!(check_nickname(&"a".repeat(25)).is_err());
         assert!(check_nickname("a\u{0}b").is_err());
+        // Hangul fillers are letters that show as nothing: a name of them would look blank.
+        for filler in ["\u{3164}", "\u{115F}", "\u{3164}\u{3164}\u{3164}", "a\u{FFA0}", "b\u{1160}"] {
+            let error = check_nickname(filler).expect_err(filler);
+            assert!(error.message.contains("Hangul filler"), "{filler:?}: {}", error.message);
+        }
     }
 
     #[test]

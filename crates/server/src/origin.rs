@@ -33,7 +33,8 @@ impl PublicUrl {
     /// Parses `http(s)://host[:port][/path]`.
     ///
     /// # Errors
-    /// Another scheme, no host, or text that is not a URL.
+    /// Another scheme, no host, a query, fragment, user name or port 0, or text that is not a
+    /// URL.
     pub fn parse(text: &str) -> Result<PublicUrl, ServerError> {
         let bad = |why: &str| ServerError::Config(format!("--public-url {:?}: {why}", echo(text)));
         let url = url::Url::parse(text).map_err(|e| bad(&e.to_string()))?;
@@ -41,6 +42,17 @@ impl PublicUrl {
             return Err(bad("the scheme must be http or https"));
         }
         let Some(host) = url.host_str() else { return Err(bad("no host")) };
+        // Invite links are `BASE/#/room/CODE`: a query or fragment in the base would break them
+        // (a path is where a proxy serves the app).
+        if url.query().is_some() || url.fragment().is_some() {
+            return Err(bad("a query or fragment does not belong in the base of invite links"));
+        }
+        if !url.username().is_empty() || url.password().is_some() {
+            return Err(bad("a user name or password does not belong in a public URL"));
+        }
+        if url.port() == Some(0) {
+            return Err(bad("port 0 is not a port browsers can reach"));
+        }
         let host = match url.port() {
             Some(port) => format!("{host}:{port}"),
             None => host.to_owned(),
@@ -132,6 +144,15 @@ impl Origins {
     /// # Errors
     /// `bad_origin` (403) naming the origin.
     pub fn check_origin(&self, headers: &HeaderMap) -> Result<(), ApiError> {
+        // A browser sends one `Origin` (RFC 6454, 7.3); with several, the one checked would
+        // decide what passes.
+        if headers.get_all(header::ORIGIN).iter().nth(1).is_some() {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad_request",
+                "a request may carry at most one Origin header; this one has several",
+            ));
+        }
         let Some(origin) = headers.get(header::ORIGIN) else { return Ok(()) };
         let origin = origin.to_str().unwrap_or_default();
         let host = host(headers);
@@ -221,11 +242,14 @@ pub async fn guard(
             return error.into_response();
         }
         if has_body(headers) && !is_json(headers) {
-            let given = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("none");
+            let given = match headers.get(header::CONTENT_TYPE) {
+                None => "this one has no Content-Type".to_owned(),
+                Some(v) => format!("not {:?}", echo(&String::from_utf8_lossy(v.as_bytes()))),
+            };
             return ApiError::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 "unsupported_media_type",
-                format!("a request body must be JSON with Content-Type: application/json, not {:?}", echo(given)),
+                format!("a request body must be JSON with Content-Type: application/json, {given}"),
             )
             .into_response();
         }
@@ -267,5 +291,23 @@ mod tests {
         assert!(public.origin_allowed("https://madang.example.org:8443", None));
         assert!(!public.origin_allowed("http://madang.example.org:8443", None));
         assert!(public.secure());
+    }
+
+    /// A public URL is the base of invite links (`BASE/#/room/CODE`) and the origin browsers
+    /// send: a query, fragment, user name or port 0 would make either wrong.
+    #[test]
+    fn a_public_url_is_a_base_for_links() {
+        for ok in ["https://x.org", "https://x.org/", "http://x.org:8080/sub/path"] {
+            assert!(PublicUrl::parse(ok).is_ok(), "{ok}");
+        }
+        for (bad, why) in [
+            ("https://x.org/sub/path?q=1", "query or fragment"),
+            ("https://x.org/#f", "query or fragment"),
+            ("https://me:secret@x.org", "user name or password"),
+            ("https://x.org:0", "port 0"),
+        ] {
+            let error = PublicUrl::parse(bad).expect_err(bad).to_string();
+            assert!(error.contains(why), "{bad}: {error}");
+        }
     }
 }

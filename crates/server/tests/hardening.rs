@@ -492,6 +492,20 @@ async fn requests_the_http_library_refuses_get_json_errors() {
             "has several",
         ),
         (b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\xff\r\nConnection: close\r\n\r\n", 403, "bad_host", "host"),
+        // At most one Origin: the server's own first and another after it is refused.
+        (
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://127.0.0.1\r\nOrigin: http://evil.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+            400,
+            "bad_request",
+            "at most one Origin header; this one has several",
+        ),
+        // A body without a Content-Type is said to have none.
+        (
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+            415,
+            "unsupported_media_type",
+            "application/json, this one has no Content-Type",
+        ),
     ] {
         let (status, body) = raw(&server, request).await;
         assert_eq!((status, body["error"]["code"].as_str()), (status_code, Some(code)), "{body}");
@@ -530,6 +544,7 @@ async fn pings_are_rate_limited_sockets_per_room_are_capped_and_chat_refuses_inv
         ("zero\u{200B}width", false),
         ("\u{2066}isolate\u{2069}", false),
         ("\u{200D}leading joiner", false),
+        ("\u{3164}", false),
         ("family 👨\u{200D}👩\u{200D}👧", true),
         ("می\u{200C}خواهم", true),
     ] {

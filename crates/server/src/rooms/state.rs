@@ -446,7 +446,7 @@ fn default_skins(game: &str, side_names: &[String]) -> Option<SkinChoice> {
 /// The first character of `text` that would reorder or hide text around it: the bidi
 /// embeddings, overrides, isolates and marks (U+202A-202E, U+2066-2069, U+200E, U+200F,
 /// U+061C) and the invisible ones (zero-width space U+200B, word joiner U+2060, U+FEFF,
-/// U+180E, U+2061-2064). The zero-width (non-)joiners U+200C and U+200D, which Persian,
+/// U+180E, U+2061-2064, the Hangul fillers `identity::HANGUL_FILLERS`). The zero-width (non-)joiners U+200C and U+200D, which Persian,
 /// Indic scripts and emoji sequences need, pass only between two visible characters.
 fn invisible_format(text: &str) -> Option<char> {
     let chars: Vec<char> = text.chars().collect();
@@ -461,6 +461,7 @@ fn invisible_format(text: &str) -> Option<char> {
             | '\u{2060}'..='\u{2064}'
             | '\u{FEFF}'
             | '\u{180E}' => true,
+            c if crate::identity::HANGUL_FILLERS.contains(&c) => true,
             '\u{200C}' | '\u{200D}' => {
                 let visible =
                     |c: Option<&char>| c.is_some_and(|c| !c.is_whitespace() && !matches!(c, '\u{200C}' | '\u{200D}'));

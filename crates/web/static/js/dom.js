@@ -105,14 +105,16 @@ export function sleep(ms) {
 }
 
 /**
- * Scrolls `el` into view when none of it is on screen: a game's result shown above the board
- * while the player had scrolled down to the board's buttons (resign, leave) would otherwise
- * appear where nobody sees it. (`scroll-margin-top` keeps it clear of the sticky header.)
+ * Scrolls `el` to just below the page's header when none of it is on screen: a game's result
+ * shown above the board while the player had scrolled down to the board's buttons (resign,
+ * leave) would otherwise appear where nobody sees it.
  * @param {HTMLElement} el
  */
 export function reveal(el) {
+  // The header, where it is sticky, covers the top of the window.
+  const header = Math.max(0, document.getElementById('top')?.getBoundingClientRect().bottom ?? 0);
   const box = el.getBoundingClientRect();
-  if (box.bottom <= 0 || box.top >= window.innerHeight) el.scrollIntoView({ block: 'start' });
+  if (box.bottom <= header || box.top >= window.innerHeight) window.scrollBy(0, box.top - header - 8);
 }
 
 /**

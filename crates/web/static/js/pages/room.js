@@ -38,6 +38,9 @@ export async function roomPage(view, rawCode) {
   const title = h('h1', {}, t(`game.${state.room.game}.name`), ' ', h('code', { class: 'room-code', text: code }));
   const turn = h('p', { class: 'turn', id: 'turn', 'aria-live': 'polite' });
   const connection = h('p', { class: 'connection', hidden: true, role: 'status', text: t('play.reconnecting') });
+  // Another player's draw offer, and its answers, beside the turn line: below the board, with
+  // the other controls, a player on a phone would not see it.
+  const offerBanner = h('div', { class: 'offer-banner', id: 'draw-banner', hidden: true, role: 'status' });
   const lobby = h('section', { class: 'panel lobby', id: 'lobby' });
   const resultBox = h('section', { class: 'result', id: 'result', hidden: true, 'aria-live': 'polite' });
   const boardBox = h('div', { class: 'board-wrap', id: 'board', role: 'group', 'aria-label': t('play.board') });
@@ -68,7 +71,7 @@ export async function roomPage(view, rawCode) {
   const chatSpectator = h('p', { class: 'hint', id: 'chat-spectator', hidden: true });
   const game = h('div', { class: 'play-body', id: 'room-game' }, boardBox, h('aside', { class: 'side' }, seatsBox, h('h2', { class: 'log-title', text: t('play.log') }), log, controls));
   view.append(
-    h('div', { class: 'play-head' }, title, turn, connection),
+    h('div', { class: 'play-head' }, title, turn, connection, offerBanner),
     resultBox,
     lobby,
     game,
@@ -324,15 +327,32 @@ export async function roomPage(view, rawCode) {
       playing ? resignButton : null,
       playing && entry(room.game).endings.includes('draw_offer') && !offer ? h('button', { type: 'button', id: 'draw-offer', text: t('room.offer_draw'), on: { click: () => command({ type: 'draw_offer' }) } }) : null,
       playing && offer && offer === mine ? h('span', { class: 'hint', text: t('room.draw_offered') }) : null,
-      playing && offer && offer !== mine
-        ? [
-            h('span', { class: 'hint', text: t('room.draw_offer_from', { seat: seatLabel(offer) }) }),
-            h('button', { type: 'button', id: 'draw-accept', class: 'primary', text: t('room.accept_draw'), on: { click: () => command({ type: 'draw_accept' }) } }),
-            h('button', { type: 'button', id: 'draw-decline', text: t('room.decline_draw'), on: { click: () => command({ type: 'draw_decline' }) } }),
-          ]
-        : null,
       room.deadline && room.status === 'playing' ? h('span', { class: 'hint', id: 'deadline', dataset: { deadline: room.deadline } }) : null,
     );
+    drawOffer(offer ?? null, playing && offer !== mine);
+  }
+
+  /**
+   * Shows another player's draw offer with its answers beside the turn line, or hides it.
+   * @param {string | null} offer the seat that offers, if any
+   * @param {boolean} answerable whether this page's player may answer it
+   */
+  function drawOffer(offer, answerable) {
+    const shown = Boolean(offer) && answerable;
+    if (!shown) {
+      offerBanner.hidden = true;
+      replace(offerBanner);
+      return;
+    }
+    const wasShown = !offerBanner.hidden;
+    replace(
+      offerBanner,
+      h('span', { text: t('room.draw_offer_from', { seat: seatLabel(/** @type {string} */ (offer)) }) }),
+      h('button', { type: 'button', id: 'draw-accept', class: 'primary', text: t('room.accept_draw'), on: { click: () => command({ type: 'draw_accept' }) } }),
+      h('button', { type: 'button', id: 'draw-decline', text: t('room.decline_draw'), on: { click: () => command({ type: 'draw_decline' }) } }),
+    );
+    offerBanner.hidden = false;
+    if (!wasShown) reveal(offerBanner);
   }
 
   /** @type {{id: string, element: HTMLElement, stop: () => void} | null} the finished game's review on the results screen */
