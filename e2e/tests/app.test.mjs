@@ -86,6 +86,11 @@ test('a record file replays in the browser; a bad one gets a clear error', async
   // Light entered on square 2 (A3), dark on square 3 (C2).
   assert.equal(await page.locator('[data-cell="A3"] .piece-light').count(), 1);
   assert.equal(await page.locator('[data-cell="C2"] .piece-dark').count(), 1);
+  // Each step of the move list is a 44 px touch target.
+  for (const step of await page.locator('.log button.link').all()) {
+    const box = await step.boundingBox();
+    assert.ok(box && box.height >= 44, `a step of the move list: ${JSON.stringify(box)}`);
+  }
   await page.locator('#prev').click();
   await page.waitForFunction(() => document.getElementById('step-caption')?.textContent?.startsWith('Step 5 of 6'));
   // A change of language keeps the loaded file (drawn again in Korean, at its last step).

@@ -36,6 +36,13 @@ test('a lab run on a phone: progress to the end, the report, its downloads, and 
   await page.locator('#home-lab').click();
   await page.locator('#lab-form').waitFor();
   assert.match(await page.locator('#lab-limits').innerText(), /10,000 games per rule set.*30 s/);
+  // The check boxes keep their size, and their labels are 44 px touch targets.
+  for (const box of ['#lab-rotate', '#lab-compare']) {
+    const size = await page.locator(box).boundingBox();
+    assert.ok(size && size.width >= 22 && size.height >= 22, `${box}: ${JSON.stringify(size)}`);
+    const label = await page.locator(`label:has(${box})`).boundingBox();
+    assert.ok(label && label.height >= 44, `${box}'s label: ${JSON.stringify(label)}`);
+  }
 
   // A seed a JavaScript number cannot hold exactly, or not a whole number, is refused beside
   // the field before any request (it would be sent rounded); the largest exact one is taken.

@@ -24,6 +24,7 @@
 use std::collections::HashSet;
 
 use sqlx::pool::PoolConnection;
+use sqlx::query_builder::Separated;
 use sqlx::{Connection, Postgres, QueryBuilder, Sqlite};
 use tokio::sync::{mpsc, oneshot};
 
@@ -218,6 +219,25 @@ const CURRENT_GAME_JOIN: &str = "LEFT JOIN actions p ON p.game_id = g.id \
      AND p.idx = (SELECT MAX(a.idx) FROM actions a WHERE a.game_id = g.id) \
      AND p.chance_pos IS NOT NULL AND p.idx + 1 > g.version";
 
+/// Binds an action's columns, its game id first, in the order of `actions`' columns.
+fn bind_action<DB: sqlx::Database>(row: &mut Separated<'_, DB, &'static str>, id: &str, a: &ActionRow)
+where
+    for<'q> String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> Option<String>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> Option<i64>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+{
+    row.push_bind(id.to_owned())
+        .push_bind(a.idx)
+        .push_bind(a.action.clone())
+        .push_bind(a.seat.clone())
+        .push_bind(a.actor.clone())
+        .push_bind(a.created)
+        .push_bind(a.chance_pos)
+        .push_bind(a.bot_pos.clone())
+        .push_bind(a.play_ms);
+}
+
 /// Pushes the statement adding `rows` (game id, the index of its change's first action, action)
 /// to `query`. `guarded`: each row goes in only while its game is in play, no action has its
 /// index and the action before its change's first is stored (the rows it adds are the rows
@@ -237,15 +257,7 @@ where
         );
     }
     query.push_values(rows, |mut row, (id, first, a)| {
-        row.push_bind((*id).to_owned())
-            .push_bind(a.idx)
-            .push_bind(a.action.clone())
-            .push_bind(a.seat.clone())
-            .push_bind(a.actor.clone())
-            .push_bind(a.created)
-            .push_bind(a.chance_pos)
-            .push_bind(a.bot_pos.clone())
-            .push_bind(a.play_ms);
+        bind_action(&mut row, id, a);
         if guarded {
             row.push_bind(*first);
         }
@@ -887,16 +899,8 @@ async fn write_sqlite_log(db: &Db, conn: &mut sqlx::SqliteConnection, commits: &
                  play_ms) ",
             );
             query.push_values(chunk, |mut row, (seq, id, a)| {
-                row.push_bind(*seq)
-                    .push_bind((*id).to_owned())
-                    .push_bind(a.idx)
-                    .push_bind(a.action.clone())
-                    .push_bind(a.seat.clone())
-                    .push_bind(a.actor.clone())
-                    .push_bind(a.created)
-                    .push_bind(a.chance_pos)
-                    .push_bind(a.bot_pos.clone())
-                    .push_bind(a.play_ms);
+                row.push_bind(*seq);
+                bind_action(&mut row, id, a);
             });
         }
         let records: Vec<(String, i64, String)> = commits
