@@ -101,6 +101,14 @@ test('a whole game against the computer with default rules, then the stats', asy
   assert.equal(row.won, outcome === 'won' ? '1' : '0');
   assert.equal(row.lost, outcome === 'lost' ? '1' : '0');
   assert.equal(row.drawn, outcome === 'drawn' ? '1' : '0');
+  // The replay's last step says the result once: its own words already say who won.
+  await page.goto(`${env.server.url}?pace=0#/replay/${end.id}`);
+  await page.waitForFunction(() => /^Step (\d+) of \1 /.test(document.getElementById('step-caption')?.textContent ?? ''));
+  const caption = await page.locator('#step-caption').textContent();
+  if (!end.result.draw) {
+    const said = `${end.result.winner === 'white' ? 'White' : 'Black'} wins`;
+    assert.equal(caption.split(said).length - 1, 1, caption);
+  }
   check();
   await context.close();
 });

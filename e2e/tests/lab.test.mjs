@@ -36,6 +36,10 @@ test('a lab run on a phone: progress to the end, the report, its downloads, and 
   await page.locator('#home-lab').click();
   await page.locator('#lab-form').waitFor();
   assert.match(await page.locator('#lab-limits').innerText(), /10,000 games per rule set.*30 s/);
+  // A level named in English as in the report is not named twice ("Normal", not "Normal (normal)").
+  await page.locator('#lab-game').selectOption('ur');
+  const levels = await page.locator('select[name="bot-light"] option').allTextContents();
+  assert.ok(levels.includes('Normal') && !levels.some((l) => /^(\w+) \(\1\)$/i.test(l)), levels.join(' | '));
   // The check boxes keep their size, and their labels are 44 px touch targets.
   for (const box of ['#lab-rotate', '#lab-compare']) {
     const size = await page.locator(box).boundingBox();

@@ -53,6 +53,9 @@ test('a whole game against the computer, then stats, history and replay', async 
   await page.locator('#step-caption').waitFor();
   const record = await page.evaluate(async (id) => (await fetch(`/api/games/${id}/record`)).json(), end.id);
   await page.waitForFunction((n) => document.getElementById('step-caption')?.textContent?.startsWith(`Step ${n} of ${n}`), record.actions.length);
+  // The last step says who won once.
+  const winner = `${end.result.winner === 'light' ? 'Light' : 'Dark'} wins`;
+  assert.equal((await page.locator('#step-caption').textContent()).split(winner).length - 1, 1, await page.locator('#step-caption').textContent());
   await page.locator('#first').click();
   await page.waitForFunction(() => document.getElementById('step-caption')?.textContent?.startsWith('Step 0 of'));
   assert.equal(await page.locator('[data-cell="hand-light"] .count').textContent(), '7');

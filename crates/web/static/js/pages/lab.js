@@ -25,11 +25,14 @@ function labError(e) {
 
 /**
  * A bot's name for people: a level's or a named bot's message (`level.<name>`) with the name
- * the report uses, else the name.
+ * the report uses when that reads otherwise ("보통 (normal)", but "Normal", not "Normal
+ * (normal)"), else the name.
  * @param {string} name
  */
 function botLabel(name) {
-  return has(`level.${name}`) ? `${t(`level.${name}`)} (${name})` : name;
+  if (!has(`level.${name}`)) return name;
+  const label = t(`level.${name}`);
+  return label.toLowerCase() === name.toLowerCase() ? label : `${label} (${name})`;
 }
 
 /**

@@ -164,7 +164,9 @@ function viewer(view, record, geometry, entries, fetchStep, reviewing) {
     });
     const lines = n > 0 ? module.describe(entries[n - 1]) : t('replay.start');
     caption.textContent = `${t('replay.step_of', { n, steps })} — ${lines}`;
-    if (v.status === 'finished') caption.textContent += ` — ${resultText(module, { ...v, end: n === steps ? record.end : null })}`;
+    // The result, unless the last step's own words already say it ("… · Dark wins").
+    const result = v.status === 'finished' ? resultText(module, { ...v, end: n === steps ? record.end : null }) : '';
+    if (result && !lines.includes(result)) caption.textContent += ` — ${result}`;
     for (const li of log.querySelectorAll('li')) li.classList.toggle('current', Number(/** @type {HTMLElement} */ (li).dataset.step) === n);
   }
 
