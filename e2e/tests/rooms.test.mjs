@@ -95,6 +95,9 @@ test('an Ur room: create, join by link, ready, play, resign; both stats count it
   await host.page.waitForFunction(() => !document.querySelector('#start-room')?.hasAttribute('disabled'));
   const enabled = await startStyle();
   assert.equal(enabled.background, accent, 'the start button is red once it can be pressed');
+  // The lobby's heading says what it now waits for: the host's start.
+  assert.equal(await host.page.locator('#lobby-title').textContent(), 'Everyone is ready: start the game');
+  await guest.page.locator('#lobby-title', { hasText: 'Everyone is ready: waiting for the host to start' }).waitFor();
   await host.page.locator('#start-room').click();
   await host.page.waitForFunction(() => document.getElementById('view')?.dataset.status === 'playing');
   await guest.page.waitForFunction(() => document.getElementById('view')?.dataset.status === 'playing');

@@ -145,7 +145,8 @@ export async function roomPage(view, rawCode) {
     const open = state.openSeats().length;
     replace(
       lobby,
-      h('h2', { text: t('room.lobby') }),
+      // What the room waits for: players, or (everyone seated and ready) the host's start.
+      h('h2', { id: 'lobby-title', text: open === 0 && everyoneReady ? t(isHost ? 'room.lobby_start' : 'room.lobby_host') : t('room.lobby') }),
       h(
         'div',
         { class: 'field' },
