@@ -407,7 +407,9 @@ async fn record(State(state): State<AppState>, Path(id): Path<String>) -> Result
 }
 
 async fn step(State(state): State<AppState>, Path((id, n)): Path<(String, String)>) -> Result<Json<Value>, ApiError> {
-    let n: usize = n.parse().map_err(|_| {
+    // One spelling per step, as in the notation: digits, without a sign or leading zeros.
+    let canonical = !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && (n == "0" || !n.starts_with('0'));
+    let n: usize = n.parse().ok().filter(|_| canonical).ok_or_else(|| {
         ApiError::bad_request("bad_request", format!("a step is a number of actions (0, 1, …), got {:?}", echo(&n)))
     })?;
     let slot = state.slot(&id).await?;

@@ -229,6 +229,10 @@ async fn refused_requests_name_the_problem_and_change_nothing() {
             "DELETE",
         );
         assert_refused(&client.get(&format!("/api/games/{id}/steps/abc")).await, 400, "bad_request", "abc");
+        // One spelling per step: no sign, no leading zeros.
+        for odd in ["01", "%2B1", "00"] {
+            assert_refused(&client.get(&format!("/api/games/{id}/steps/{odd}")).await, 400, "bad_request", "a step is");
+        }
         assert_refused(&client.get(&format!("/api/games/{id}/steps/999")).await, 404, "unknown_step", "999");
         // A WebSocket route without the upgrade's headers: the missing header is named.
         assert_refused(&client.get(&format!("/api/games/{id}/ws")).await, 400, "bad_request", "upgrade");
