@@ -162,6 +162,8 @@ test('an Ur room: create, join by link, ready, play, resign; both stats count it
   await guest.page.locator('#resign').click();
   await host.page.locator('#result h2', { hasText: 'You won!' }).waitFor();
   await guest.page.locator('#result h2', { hasText: 'You lost' }).waitFor();
+  // The result's own line names the seat with its player, as the log does.
+  assert.match(await host.page.locator('#result .result-line').textContent(), /^Dark \(.+\) resigned$/);
   room = await roomOf(host.page, code);
   assert.equal(room.status, 'finished');
   assert.deepEqual(room.state.end, { reason: 'resign', by: 'dark' });

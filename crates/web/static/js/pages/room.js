@@ -382,7 +382,9 @@ export async function roomPage(view, rawCode) {
     if (mine !== null && progress?.id !== game.id) progress = { id: game.id, ...resultProgress(game.id) };
     const result = game.result ?? {};
     const side = me_?.side;
-    let headline = resultText(module, game);
+    // The result names a seat with its player's nickname ("Light (Mina) wins"), as the log does.
+    const said = resultText({ ...module, seatName: seatLabel }, game);
+    let headline = said;
     if (side !== undefined && !result.draw) {
       const winner = result.winner ?? result.ranking?.[0];
       if (winner !== undefined) headline = winner === side || winner === mine ? t('result.you_won') : t('result.you_lost');
@@ -390,7 +392,7 @@ export async function roomPage(view, rawCode) {
     replace(
       resultBox,
       h('h2', { text: headline }),
-      resultText(module, game) === headline ? null : h('p', { class: 'result-line', text: resultText(module, game) }),
+      said === headline ? null : h('p', { class: 'result-line', text: said }),
       module.resultDetails(game, board),
       review.element,
       mine !== null && progress?.id === game.id ? progress.element : null,
