@@ -826,8 +826,7 @@ async fn write_sqlite_create(conn: &mut sqlx::SqliteConnection, rows: &NewGameRo
 /// SQLite: a new game stored, it is in memory with its first actions while in play.
 fn created(db: &Db, rows: &NewGameRows) {
     if rows.game.status == "ongoing" {
-        let durable = rows.actions.len();
-        let game = LogGame { rows: rows.actions.clone(), durable, first_seq: None, changed: Instant::now() };
+        let game = LogGame { rows: rows.actions.clone(), first_seq: None, changed: Instant::now() };
         db.log().games.insert(rows.game.id.clone(), game);
     }
 }
@@ -849,8 +848,7 @@ async fn load_into_log(db: &Db, conn: &mut sqlx::SqliteConnection, ids: &[&str])
         if let Some((status, rows)) = super::log::durable_rows(conn, id).await?
             && status == "ongoing"
         {
-            let durable = rows.len();
-            let game = LogGame { rows, durable, first_seq: None, changed: Instant::now() };
+            let game = LogGame { rows, first_seq: None, changed: Instant::now() };
             db.log().games.entry(id.to_owned()).or_insert(game);
         }
     }
@@ -1053,7 +1051,6 @@ async fn upkeep(db: &Db) -> Result<(), ServerError> {
     let mut log = db.log();
     for id in archived {
         if let Some(game) = log.games.get_mut(&id) {
-            game.durable = game.rows.len();
             game.first_seq = None;
         }
     }
@@ -1416,7 +1413,7 @@ pub(crate) mod tests {
         {
             let log = db.log();
             let a = log.games.get("a").expect("a in memory");
-            assert_eq!((a.rows.len(), a.durable, a.first_seq, log.games.len(), log.next_seq), (3, 0, Some(1), 1, 7));
+            assert_eq!((a.rows.len(), a.first_seq, log.games.len(), log.next_seq), (3, Some(1), 1, 7));
         }
         let (b, actions) = db.load_game("b").await.expect("read").expect("stored");
         assert_eq!((b.status.as_str(), b.version, b.finished, actions), ("finished", 3, Some(9), b_actions));

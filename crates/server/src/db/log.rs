@@ -62,9 +62,8 @@ impl Default for LogLimits {
 pub(crate) struct LogGame {
     /// Every stored action, index 0 first.
     pub rows: Vec<ActionRow>,
-    /// `rows[..durable]` are stored outside the log (in `actions` or the game's record).
-    pub durable: usize,
-    /// The sequence number of the log row of `rows[durable]`, when there is one.
+    /// The sequence number of the game's first log row not yet in its record, when there is
+    /// one (the actions before it are stored outside the log).
     pub first_seq: Option<i64>,
     /// When the game last changed (or was read into memory).
     pub changed: Instant,
@@ -223,7 +222,6 @@ pub(crate) async fn rebuild(conn: &mut SqliteConnection, log: &mut ActionLog) ->
         if status != "ongoing" {
             continue;
         }
-        let durable = stored.len();
         let mut first_seq = None;
         for (seq, action) in logged {
             let next = stored.len() as i64;
@@ -241,7 +239,7 @@ pub(crate) async fn rebuild(conn: &mut SqliteConnection, log: &mut ActionLog) ->
             first_seq.get_or_insert(seq);
             stored.push(action);
         }
-        games.insert(id, LogGame { rows: stored, durable, first_seq, changed: now });
+        games.insert(id, LogGame { rows: stored, first_seq, changed: now });
     }
     log.games = games;
     log.next_seq = next_seq;
