@@ -484,15 +484,15 @@ impl Db {
                 // A game with actions in the log is in memory with all its actions.
                 let (valid, in_play) = {
                     let log = self.log();
-                    (log.valid, log.games.get(id).map(|g| g.rows.clone()))
+                    (log.valid, log.games.get(id).cloned())
                 };
                 let actions = match in_play {
-                    Some(rows) => rows,
+                    Some(in_play) => in_play.rows(id)?,
                     None if valid => super::log::stored_rows(&mut conn, id).await?,
                     // After a failed write the memory may lag: the log itself is read.
                     None => super::log::rows_with_log(&mut conn, id).await?,
                 };
-                super::log::overlay(&mut game, &actions);
+                super::log::overlay(&mut game, actions.last());
                 Ok(Some((game, actions)))
             }
             Pool::Postgres(pool) => {
@@ -519,7 +519,7 @@ impl Db {
             let log = self.log();
             for game in rows {
                 if let Some(in_play) = log.games.get(&game.id) {
-                    super::log::overlay(game, &in_play.rows);
+                    super::log::overlay(game, in_play.last.as_ref());
                 }
             }
         }
@@ -603,7 +603,7 @@ impl Db {
         if matches!(self.pool, Pool::Sqlite(_)) {
             let log = self.log();
             for row in &mut rows {
-                if let Some(last) = log.games.get(&row.id).and_then(|g| g.rows.last())
+                if let Some(last) = log.games.get(&row.id).and_then(|g| g.last.as_ref())
                     && let Some(play_ms) = last.play_ms
                 {
                     row.play_ms = row.play_ms.max(play_ms);
@@ -826,7 +826,7 @@ async fn write_sqlite_create(conn: &mut sqlx::SqliteConnection, rows: &NewGameRo
 /// SQLite: a new game stored, it is in memory with its first actions while in play.
 fn created(db: &Db, rows: &NewGameRows) {
     if rows.game.status == "ongoing" {
-        let game = LogGame { rows: rows.actions.clone(), first_seq: None, changed: Instant::now() };
+        let game = LogGame::new(&rows.actions, None);
         db.log().games.insert(rows.game.id.clone(), game);
     }
 }
@@ -848,7 +848,7 @@ async fn load_into_log(db: &Db, conn: &mut sqlx::SqliteConnection, ids: &[&str])
         if let Some((status, rows)) = super::log::durable_rows(conn, id).await?
             && status == "ongoing"
         {
-            let game = LogGame { rows, first_seq: None, changed: Instant::now() };
+            let game = LogGame::new(&rows, None);
             db.log().games.entry(id.to_owned()).or_insert(game);
         }
     }
@@ -874,9 +874,10 @@ async fn write_sqlite_log(db: &Db, conn: &mut sqlx::SqliteConnection, commits: &
         let log = db.log();
         for c in commits {
             let first = c.stored_actions - c.actions.len() as i64;
-            let follows = log.games.get(&c.id).is_some_and(|g| {
-                g.rows.len() as i64 == first && c.actions.iter().zip(first..).all(|(a, idx)| a.idx == idx)
-            });
+            let follows = log
+                .games
+                .get(&c.id)
+                .is_some_and(|g| g.len == first && c.actions.iter().zip(first..).all(|(a, idx)| a.idx == idx));
             if !follows {
                 return Err(ServerError::Stale { changes: commits.len() });
             }
@@ -906,8 +907,8 @@ async fn write_sqlite_log(db: &Db, conn: &mut sqlx::SqliteConnection, commits: &
             .filter(|c| c.update.status != "ongoing")
             .filter_map(|c| {
                 let game = log.games.get(&c.id)?;
-                let all: Vec<ActionRow> = game.rows.iter().chain(&c.actions).cloned().collect();
-                Some((c.id.clone(), all.len() as i64, super::log::record_body(&all)))
+                let (count, body) = game.record(&c.actions);
+                Some((c.id.clone(), count, body))
             })
             .collect();
         push_records(&mut query, records);
@@ -945,7 +946,7 @@ async fn write_sqlite_log(db: &Db, conn: &mut sqlx::SqliteConnection, commits: &
             if added > 0 {
                 game.first_seq.get_or_insert(seq);
             }
-            game.rows.extend(c.actions.iter().cloned());
+            game.extend(&c.actions);
             game.changed = now;
         }
         seq += added;
@@ -998,11 +999,16 @@ async fn upkeep(db: &Db) -> Result<(), ServerError> {
         due.sort_by_key(|(_, g)| g.first_seq);
         due.truncate(archive_batch);
         let archived: Vec<String> = due.iter().map(|(id, _)| (*id).clone()).collect();
-        let records: Vec<(String, i64, String)> =
-            due.iter().map(|(id, g)| ((*id).clone(), g.rows.len() as i64, super::log::record_body(&g.rows))).collect();
+        let records: Vec<(String, i64, String)> = due
+            .iter()
+            .map(|(id, g)| {
+                let (count, body) = g.record(&[]);
+                ((*id).clone(), count, body)
+            })
+            .collect();
         let positions: Vec<(String, &ActionRow)> = due
             .iter()
-            .filter_map(|(id, g)| g.rows.last().filter(|a| a.chance_pos.is_some()).map(|a| ((*id).clone(), a)))
+            .filter_map(|(id, g)| g.last.as_ref().filter(|a| a.chance_pos.is_some()).map(|a| ((*id).clone(), a)))
             .collect();
         let head = log
             .games
@@ -1413,7 +1419,7 @@ pub(crate) mod tests {
         {
             let log = db.log();
             let a = log.games.get("a").expect("a in memory");
-            assert_eq!((a.rows.len(), a.first_seq, log.games.len(), log.next_seq), (3, Some(1), 1, 7));
+            assert_eq!((a.len, a.first_seq, log.games.len(), log.next_seq), (3, Some(1), 1, 7));
         }
         let (b, actions) = db.load_game("b").await.expect("read").expect("stored");
         assert_eq!((b.status.as_str(), b.version, b.finished, actions), ("finished", 3, Some(9), b_actions));

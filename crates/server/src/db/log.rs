@@ -58,15 +58,74 @@ impl Default for LogLimits {
 }
 
 /// One game in play with stored actions in memory.
+///
+/// Its actions are kept as the text its record will have (about 60-90 bytes an action, where
+/// an [`ActionRow`] took about 240 with its four strings): the record of a game that ends is
+/// that text closed, and a reader parses it as it would the record.
 #[derive(Clone, Debug)]
 pub(crate) struct LogGame {
-    /// Every stored action, index 0 first.
-    pub rows: Vec<ActionRow>,
+    /// How many actions are stored.
+    pub len: i64,
+    /// Every stored action, index 0 first, as a record's `body` without its closing `]`: a
+    /// JSON list of one list per action, `[idx,action,seat,actor,created,chance_pos,bot_pos,
+    /// play_ms]`.
+    body: Vec<u8>,
+    /// The newest stored action.
+    pub last: Option<ActionRow>,
     /// The sequence number of the game's first log row not yet in its record, when there is
     /// one (the actions before it are stored outside the log).
     pub first_seq: Option<i64>,
     /// When the game last changed (or was read into memory).
     pub changed: Instant,
+}
+
+impl LogGame {
+    /// A game whose stored actions are `rows`, in order.
+    pub fn new(rows: &[ActionRow], first_seq: Option<i64>) -> LogGame {
+        let mut game = LogGame { len: 0, body: b"[".to_vec(), last: None, first_seq, changed: Instant::now() };
+        game.extend(rows);
+        game
+    }
+
+    /// `rows` stored after the game's actions.
+    pub fn extend(&mut self, rows: &[ActionRow]) {
+        for row in rows {
+            push_entry(&mut self.body, row, self.len == 0);
+            self.len += 1;
+        }
+        if let Some(row) = rows.last() {
+            self.last = Some(row.clone());
+        }
+    }
+
+    /// The record's `body` of the game's actions followed by `more`, and how many that is.
+    pub fn record(&self, more: &[ActionRow]) -> (i64, String) {
+        let mut body = self.body.clone();
+        for (n, row) in more.iter().enumerate() {
+            push_entry(&mut body, row, self.len == 0 && n == 0);
+        }
+        body.push(b']');
+        (self.len + more.len() as i64, String::from_utf8_lossy(&body).into_owned())
+    }
+
+    /// Every stored action, in order.
+    ///
+    /// # Errors
+    /// None in practice: the text is written by [`LogGame::extend`]; an error names the game.
+    pub fn rows(&self, game: &str) -> Result<Vec<ActionRow>, sqlx::Error> {
+        parse_record(game, &self.record(&[]).1)
+    }
+}
+
+/// Appends one action to a record's body: `[idx,action,seat,actor,created,chance_pos,bot_pos,
+/// play_ms]`, after a comma unless it is the first.
+fn push_entry(body: &mut Vec<u8>, a: &ActionRow, first: bool) {
+    if !first {
+        body.push(b',');
+    }
+    let entry = (a.idx, &a.action, &a.seat, &a.actor, a.created, a.chance_pos, &a.bot_pos, a.play_ms);
+    // Writing numbers, strings and nulls to a `Vec` cannot fail.
+    let _ = serde_json::to_writer(&mut *body, &entry);
 }
 
 /// The log's index ([`LogGame`] per game in play that the writer has seen), shared with the
@@ -103,8 +162,8 @@ impl Default for ActionLog {
 /// A game's row as of its newest stored action: the row's version, stream positions, time
 /// played and last change are those of the last action when it carries them and is past the
 /// row's version (as `CURRENT_GAME_COLUMNS` reads them from `actions`).
-pub(crate) fn overlay(game: &mut GameRow, rows: &[ActionRow]) {
-    let Some(last) = rows.last() else { return };
+pub(crate) fn overlay(game: &mut GameRow, last: Option<&ActionRow>) {
+    let Some(last) = last else { return };
     if let (Some(chance_pos), Some(bot_pos), Some(play_ms)) = (last.chance_pos, &last.bot_pos, last.play_ms)
         && last.idx + 1 > game.version
     {
@@ -116,16 +175,7 @@ pub(crate) fn overlay(game: &mut GameRow, rows: &[ActionRow]) {
     }
 }
 
-/// The JSON text of a record's `body`: one list per action.
-pub(crate) fn record_body(rows: &[ActionRow]) -> String {
-    let list: Vec<serde_json::Value> = rows
-        .iter()
-        .map(|a| serde_json::json!([a.idx, a.action, a.seat, a.actor, a.created, a.chance_pos, a.bot_pos, a.play_ms]))
-        .collect();
-    serde_json::Value::Array(list).to_string()
-}
-
-/// The actions of a record's `body` ([`record_body`]).
+/// The actions of a record's `body` ([`LogGame::record`]).
 ///
 /// # Errors
 /// A text that is not such a list, named with the game.
@@ -239,7 +289,9 @@ pub(crate) async fn rebuild(conn: &mut SqliteConnection, log: &mut ActionLog) ->
             first_seq.get_or_insert(seq);
             stored.push(action);
         }
-        games.insert(id, LogGame { rows: stored, first_seq, changed: now });
+        let mut game = LogGame::new(&stored, first_seq);
+        game.changed = now;
+        games.insert(id, game);
     }
     log.games = games;
     log.next_seq = next_seq;
@@ -269,4 +321,42 @@ pub(crate) async fn rows_with_log(conn: &mut SqliteConnection, id: &str) -> Resu
         }
     }
     Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(idx: i64, action: &str, seat: Option<&str>, last: bool) -> ActionRow {
+        ActionRow {
+            idx,
+            action: action.to_owned(),
+            seat: seat.map(str::to_owned),
+            actor: if seat.is_some() { "human" } else { "chance" }.to_owned(),
+            created: 100 + idx,
+            chance_pos: last.then_some(8),
+            bot_pos: last.then(|| "[0,2]".to_owned()),
+            play_ms: last.then_some(1500),
+        }
+    }
+
+    #[test]
+    fn a_game_in_memory_is_its_record_text() {
+        let (roll, mv) = (row(0, "roll 2", None, false), row(1, "move \"a\" 4", Some("dark"), true));
+        // Written by hand: one list per action, strings escaped, absent values null.
+        let expected =
+            r#"[[0,"roll 2",null,"chance",100,null,null,null],[1,"move \"a\" 4","dark","human",101,8,"[0,2]",1500]]"#;
+        let game = LogGame::new(&[roll.clone(), mv.clone()], None);
+        assert_eq!(game.record(&[]), (2, expected.to_owned()));
+        assert_eq!(game.rows("g").expect("its rows"), [roll.clone(), mv.clone()]);
+        assert_eq!(game.last.as_ref(), Some(&mv));
+        // The same text whether the actions came at once, one by one, or with the record.
+        let mut grown = LogGame::new(&[], None);
+        assert_eq!(grown.record(&[]), (0, "[]".to_owned()));
+        assert_eq!(grown.record(&[roll.clone(), mv.clone()]), (2, expected.to_owned()));
+        grown.extend(std::slice::from_ref(&roll));
+        assert_eq!(grown.record(std::slice::from_ref(&mv)), (2, expected.to_owned()));
+        grown.extend(std::slice::from_ref(&mv));
+        assert_eq!((grown.len, grown.record(&[]).1), (2, expected.to_owned()));
+    }
 }
