@@ -34,6 +34,52 @@ async function checkHands(page, state, lang) {
 }
 
 /**
+ * Korean `word` with the particle of `pair` (`['이', '가']`, `['을', '를']`) that fits its last
+ * sound: the first after a final consonant. Digits are read as Sino-Korean numbers (일, 이, 삼, 사,
+ * 오, 육).
+ */
+function withParticle(word, [closed, open]) {
+  const last = String(word).slice(-1);
+  const syllable = '0일이삼사오육'[Number(last)] ?? last;
+  const code = syllable.charCodeAt(0) - 0xac00;
+  return `${word}${code >= 0 && code < 11172 && code % 28 !== 0 ? closed : open}`;
+}
+
+/**
+ * Checks the end screen's line on what decided the game against the hands, compared here as
+ * docs/dice-poker.md ranks them: the kinds (`HANDS` is weakest first), then the five dice in
+ * comparison order, the first that differ deciding; in English (`lang` 0) or Korean (1). A draw
+ * has no such line.
+ */
+async function checkDecided(page, state, lang) {
+  const { white, black } = state.result.hands;
+  const rank = (hand) => Object.keys(HANDS).indexOf(hand.hand);
+  const at = white.dice.findIndex((d, i) => d !== black.dice[i]);
+  const order = rank(white) - rank(black) || (at < 0 ? 0 : white.dice[at] - black.dice[at]);
+  const line = page.locator('#dp-decided');
+  if (order === 0) {
+    assert.equal(state.result.draw, true, 'equal hands draw');
+    assert.equal(await line.count(), 0);
+    return;
+  }
+  const [won, lost] = order > 0 ? [white, black] : [black, white];
+  assert.equal(state.result.winner, order > 0 ? 'white' : 'black');
+  const [hand, over] = [HANDS[won.hand][lang], HANDS[lost.hand][lang]];
+  const [high, low] = [won.dice[at], lost.dice[at]];
+  const expected =
+    won.hand === lost.hand
+      ? [
+          `Decided by the dice: both hands are ${hand}, and ${high} beats ${low}.`,
+          `주사위로 갈렸습니다: 둘 다 ${hand}, ${withParticle(high, ['이', '가'])} ${withParticle(low, ['을', '를'])} 이깁니다.`,
+        ]
+      : [
+          `Decided by the hands: ${hand} beats ${over}.`,
+          `패로 갈렸습니다: ${withParticle(hand, ['이', '가'])} ${withParticle(over, ['을', '를'])} 이깁니다.`,
+        ];
+  assert.equal(await line.textContent(), expected[lang]);
+}
+
+/**
  * Plays by clicking the first highlighted cell each time (as `playToEnd`), noting what the board
  * showed on the way: token-only turns and the token switch.
  */
@@ -89,6 +135,17 @@ test('a whole game against the computer with default rules, then the stats', asy
   const headline = { won: 'You won!', lost: 'You lost', drawn: 'A draw' }[outcome];
   assert.equal(await page.locator('#result h2').textContent(), headline);
   await checkHands(page, end, 0);
+  await checkDecided(page, end, 0);
+  // Hands of one kind: the end screen's line from the engine's `win_on_dice` event (the worked
+  // example of crates/dice-poker/tests/rules.rs: straight 6 4 3 2 1 against 5 4 3 2 1).
+  const tieBreak = await page.evaluate(async () => {
+    const module = (await import('/js/games/dice-poker.js')).default;
+    const hands = { white: { hand: 'straight', dice: [6, 4, 3, 2, 1] }, black: { hand: 'straight', dice: [5, 4, 3, 2, 1] } };
+    const events = [{ kind: 'win_on_dice', seat: 'white', hand: 'straight', high: 6, low: 5, text: '' }];
+    const nodes = module.resultDetails({ result: { winner: 'white', hands }, events }, null);
+    return nodes.map((n) => n.id === 'dp-decided' && n.textContent).find(Boolean);
+  });
+  assert.equal(tieBreak, 'Decided by the dice: both hands are straight, and 6 beats 5.');
   // The board fades the dice outside each best hand: 2 × 2 of the 14.
   assert.equal(await page.locator('#board .dp-cell.out-hand').count(), 4);
   await screenshot(page, 'dice-poker-desktop-result');
@@ -187,6 +244,7 @@ test('two people on one screen in Korean, type B on a custom layout, token-only 
   assert.ok(seen.toggle > 0);
   const end = await gameState(page);
   await checkHands(page, end, 1);
+  await checkDecided(page, end, 1);
   // Korean throughout: no English hand names or event lines in the log.
   const log = await page.locator('#log').textContent();
   assert.doesNotMatch(log, /places|rolls|hand|wins|draw/);

@@ -95,6 +95,17 @@ impl Hand {
     pub fn key(&self) -> u32 {
         self.dice.iter().fold(self.kind as u32, |key, &d| (key << 3) | u32::from(d))
     }
+
+    /// What decides between this hand and `other` of the same kind: the first pair of dice that
+    /// differ in comparison order, this hand's first (`(6, 5)` for straight 6 5 4 3 2 against
+    /// straight 5 4 3 2 1). `None` when the kinds differ (the kind decides) or the hands are
+    /// equal.
+    pub fn decider(&self, other: &Hand) -> Option<(u8, u8)> {
+        if self.kind != other.kind {
+            return None;
+        }
+        self.dice.iter().zip(&other.dice).find(|(a, b)| a != b).map(|(a, b)| (*a, *b))
+    }
 }
 
 impl fmt::Display for Hand {

@@ -258,10 +258,15 @@ pub enum PokerEvent {
         /// The hand.
         hand: Hand,
     },
-    /// The game is won.
+    /// The game is won: `hand` beats `over`, by its kind or, when the kinds are the same, by
+    /// the first die that differs in comparison order ([`Hand::decider`]).
     Won {
         /// Seat index.
         seat: u8,
+        /// The winner's hand.
+        hand: Hand,
+        /// The loser's hand.
+        over: Hand,
     },
     /// Equal hands.
     Draw,
@@ -282,7 +287,8 @@ impl PokerEvent {
         EventKind::new("token_keep", &["seat", "cell", "kept"]),
         EventKind::new("token_only", &["seat"]),
         EventKind::new("final_hand", &["seat", "hand", "dice"]),
-        EventKind::new("win", &["seat"]),
+        EventKind::new("win", &["seat", "hand", "over"]),
+        EventKind::new("win_on_dice", &["seat", "hand", "high", "low"]),
         EventKind::new("draw", &[]),
     ];
 }
@@ -351,10 +357,21 @@ impl Serialize for PokerEvent {
                 map.serialize_entry("hand", hand.kind.name())?;
                 map.serialize_entry("dice", &hand.dice)?;
             }
-            PokerEvent::Won { seat } => {
-                map.serialize_entry("kind", "win")?;
-                map.serialize_entry("seat", name(seat))?;
-            }
+            PokerEvent::Won { seat, hand, over } => match hand.decider(over) {
+                None => {
+                    map.serialize_entry("kind", "win")?;
+                    map.serialize_entry("seat", name(seat))?;
+                    map.serialize_entry("hand", hand.kind.name())?;
+                    map.serialize_entry("over", over.kind.name())?;
+                }
+                Some((high, low)) => {
+                    map.serialize_entry("kind", "win_on_dice")?;
+                    map.serialize_entry("seat", name(seat))?;
+                    map.serialize_entry("hand", hand.kind.name())?;
+                    map.serialize_entry("high", &high)?;
+                    map.serialize_entry("low", &low)?;
+                }
+            },
             PokerEvent::Draw => map.serialize_entry("kind", "draw")?,
         }
         map.end()
@@ -386,7 +403,12 @@ impl fmt::Display for PokerEvent {
                 write!(f, "{} has only the token left and does not roll", name(seat))
             }
             PokerEvent::FinalHand { seat, hand } => write!(f, "{}'s hand: {hand}", name(seat)),
-            PokerEvent::Won { seat } => write!(f, "{} wins", name(seat)),
+            PokerEvent::Won { seat, hand, over } => match hand.decider(over) {
+                None => write!(f, "{} wins: {} beats {}", name(seat), hand.kind, over.kind),
+                Some((high, low)) => {
+                    write!(f, "{} wins: both hands are {}, and {high} beats {low}", name(seat), hand.kind)
+                }
+            },
             PokerEvent::Draw => write!(f, "the hands are equal: a draw"),
         }
     }
@@ -644,9 +666,15 @@ impl DicePoker {
             std::cmp::Ordering::Less => Some(1),
             std::cmp::Ordering::Equal => None,
         };
-        match winner {
-            Some(seat) => events.emit(PokerEvent::Won { seat }),
-            None => events.emit(PokerEvent::Draw),
+        match (winner, hands) {
+            (None, _) => events.emit(PokerEvent::Draw),
+            (Some(seat), [Some(white), Some(black)]) => {
+                let (hand, over) = if seat == 0 { (white, black) } else { (black, white) };
+                events.emit(PokerEvent::Won { seat, hand, over });
+            }
+            // Seven dice always make a hand (`best_hand_of_counts`), so the game never ends
+            // with a seat without one.
+            (Some(_), _) => {}
         }
         state.phase = Phase::Over { winner };
     }

@@ -18,7 +18,7 @@ fn default_rules_random_playouts_conform() {
     assert_eq!(stats.games, 2000);
     // Every game ends with a winner or a draw; both seats win some.
     assert!(stats.wins.iter().all(|&w| w > 500), "{:?}", stats.wins);
-    for kind in ["roll", "place", "raise", "lower", "roll_off_tie", "final_hand", "win", "draw"] {
+    for kind in ["roll", "place", "raise", "lower", "roll_off_tie", "final_hand", "win", "win_on_dice", "draw"] {
         assert!(stats.event_kinds.contains_key(kind), "no {kind:?} event in {:?}", stats.event_kinds);
     }
     // Without tokens: roll-off (2 or more) + 14 rolls + 14 placements.

@@ -523,7 +523,18 @@ fn tokens_are_excluded_from_hands() {
     assert_eq!(g.hand(&state, 0), Some(Hand { kind: HandKind::FullHouse, dice: [6, 6, 6, 3, 3] }));
     assert_eq!(g.hand(&state, 1), Some(Hand { kind: HandKind::FourOfAKind, dice: [5, 5, 5, 5, 2] }));
     assert_eq!(g.outcome(&state), Some(Outcome::Winner(1)));
-    assert!(events.contains(&PokerEvent::Won { seat: 1 }));
+    // The win names both hands: the kinds differ, so the kind decides.
+    let won = events.last().expect("the game's last event");
+    let (black_hand, white_hand) = (
+        Hand { kind: HandKind::FourOfAKind, dice: [5, 5, 5, 5, 2] },
+        Hand { kind: HandKind::FullHouse, dice: [6, 6, 6, 3, 3] },
+    );
+    assert_eq!(won, &PokerEvent::Won { seat: 1, hand: black_hand, over: white_hand });
+    assert_eq!(
+        serde_json::to_value(won).expect("an event serializes"),
+        json!({ "kind": "win", "seat": "black", "hand": "four of a kind", "over": "full house" })
+    );
+    assert_eq!(won.to_string(), "black wins: four of a kind beats full house");
     let figures = serde_json::to_value(g.figures(&state)).expect("figures serialize");
     assert_eq!(
         figures,
@@ -550,7 +561,7 @@ fn tokens_are_excluded_from_hands() {
 
 /// Plays a checkerboard game (no neighbour changes) where white starts and the seats roll these
 /// values, placing on cells 0, 1, 2, … in turn.
-fn checkerboard_game(rules: Value, white: [u8; 7], black: [u8; 7]) -> (DicePoker, PokerState) {
+fn checkerboard_game(rules: Value, white: [u8; 7], black: [u8; 7]) -> (DicePoker, PokerState, Vec<PokerEvent>) {
     let mut rules = rules;
     rules["board"] = json!("b");
     rules["layout"] = json!(CHECKERBOARD);
@@ -563,13 +574,13 @@ fn checkerboard_game(rules: Value, white: [u8; 7], black: [u8; 7]) -> (DicePoker
         }
     }
     let refs: Vec<&str> = actions.iter().map(String::as_str).collect();
-    let (state, _) = play(&g, &refs);
-    (g, state)
+    let (state, events) = play(&g, &refs);
+    (g, state, events)
 }
 
 #[test]
 fn the_game_ends_when_all_fourteen_dice_are_placed() {
-    let (g, state) = checkerboard_game(json!({}), [6, 6, 6, 3, 3, 1, 2], [5, 5, 5, 5, 2, 2, 1]);
+    let (g, state, _) = checkerboard_game(json!({}), [6, 6, 6, 3, 3, 1, 2], [5, 5, 5, 5, 2, 2, 1]);
     assert_eq!(g.turn(&state), Turn::Terminal);
     assert_eq!(g.awaiting(&state), None);
     assert_eq!(state.cells.iter().filter(|c| **c == Cell::Empty).count(), 2, "two cells stay empty");
@@ -588,7 +599,7 @@ fn the_game_ends_when_all_fourteen_dice_are_placed() {
 fn equal_best_hands_draw_even_when_the_other_dice_differ() {
     // White 6 6 6 3 3 1 1 and black 6 6 6 3 3 2 4: both full house 6 6 6 3 3; the dice outside
     // the best five never count.
-    let (g, state) = checkerboard_game(json!({}), [6, 6, 6, 3, 3, 1, 1], [6, 3, 6, 3, 6, 2, 4]);
+    let (g, state, _) = checkerboard_game(json!({}), [6, 6, 6, 3, 3, 1, 1], [6, 3, 6, 3, 6, 2, 4]);
     assert_eq!(g.hand(&state, 0), g.hand(&state, 1));
     assert_eq!(g.outcome(&state), Some(Outcome::Draw));
     let figures = serde_json::to_value(g.figures(&state)).expect("figures serialize");
@@ -599,13 +610,27 @@ fn equal_best_hands_draw_even_when_the_other_dice_differ() {
 fn the_higher_hand_wins_and_a_tie_break_decides_equal_kinds() {
     // Straights (distinct): white 1 2 3 4 6 + 6 6 → 6 4 3 2 1 (no pair beside the triple, so no
     // full house); black 1 2 3 4 5 + 1 1 → 5 4 3 2 1. White's highest die 6 beats 5.
-    let (g, state) = checkerboard_game(json!({}), [1, 2, 3, 4, 6, 6, 6], [1, 2, 3, 4, 5, 1, 1]);
+    let (g, state, events) = checkerboard_game(json!({}), [1, 2, 3, 4, 6, 6, 6], [1, 2, 3, 4, 5, 1, 1]);
     assert_eq!(g.hand(&state, 0), Some(Hand { kind: HandKind::Straight, dice: [6, 4, 3, 2, 1] }));
     assert_eq!(g.hand(&state, 1), Some(Hand { kind: HandKind::Straight, dice: [5, 4, 3, 2, 1] }));
     assert_eq!(g.outcome(&state), Some(Outcome::Winner(0)));
+    // The win says what decided it: both straights, the first dice that differ are 6 and 5.
+    let won = events.last().expect("the game's last event");
+    assert_eq!(
+        serde_json::to_value(won).expect("an event serializes"),
+        json!({ "kind": "win_on_dice", "seat": "white", "hand": "straight", "high": 6, "low": 5 })
+    );
+    assert_eq!(won.to_string(), "white wins: both hands are straight, and 6 beats 5");
+    // Two pair decided by the odd die: white 6 6 3 3 5, black 6 6 3 3 4 (each with 1 2 left
+    // over, which only makes smaller hands).
+    let (_, _, events) = checkerboard_game(json!({}), [6, 6, 3, 3, 5, 1, 1], [6, 6, 3, 3, 4, 2, 2]);
+    assert_eq!(
+        serde_json::to_value(events.last().expect("the last event")).expect("an event serializes"),
+        json!({ "kind": "win_on_dice", "seat": "white", "hand": "two pair", "high": 5, "low": 4 })
+    );
     // The same dice with `straight: consecutive`: white 6 6 6 4 3 three of a kind, black still a
     // straight 5 4 3 2 1, which ranks higher.
-    let (g, state) =
+    let (g, state, _) =
         checkerboard_game(json!({ "straight": "consecutive" }), [1, 2, 3, 4, 6, 6, 6], [1, 2, 3, 4, 5, 1, 1]);
     assert_eq!(g.hand(&state, 0), Some(Hand { kind: HandKind::ThreeOfAKind, dice: [6, 6, 6, 4, 3] }));
     assert_eq!(g.outcome(&state), Some(Outcome::Winner(1)));

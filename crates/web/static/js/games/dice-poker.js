@@ -5,7 +5,7 @@
 // `rows`, `positions`); what a placement would change comes with its move (`changes`).
 
 import { flip, h, replace } from '../dom.js';
-import { t } from '../i18n.js';
+import { num, t } from '../i18n.js';
 import { animating, chanceMove, describeEvents, die, eventsOf, legal, rollButton } from './common.js';
 import { rollValue } from '../notation.js';
 import { dicePokerRules } from './dice-poker-rules.js';
@@ -570,15 +570,35 @@ function resultDetails(state) {
         );
       }),
     ),
+    decided(state.events),
     first ? h('p', { class: 'hint', text: t('dice-poker.result.first', { seat: seatName(first) }) }) : null,
   ].filter((x) => x !== null);
+}
+
+/**
+ * What decided the game, from its last action's `win` or `win_on_dice` event: the better hand
+ * ("Decided by the hands: four of a kind beats full house."), or with hands of one kind the
+ * first dice that differ in comparison order ("Decided by the dice: both hands are straight,
+ * and 6 beats 5."). `null` without such an event (a draw, a resignation).
+ * @param {import('./common.js').GameEvent[] | undefined} events
+ */
+function decided(events) {
+  const [byHand] = eventsOf(events, 'win');
+  const [byDice] = eventsOf(events, 'win_on_dice');
+  const text = byHand
+    ? t('dice-poker.result.by_hand', { hand: handName(byHand.hand), over: handName(byHand.over) })
+    : byDice
+      ? t('dice-poker.result.by_dice', { hand: handName(byDice.hand), high: num(byDice.high), low: num(byDice.low) })
+      : null;
+  return text === null ? null : h('p', { class: 'dp-decided', id: 'dp-decided', text });
 }
 
 /** @type {import('../app.js').GameModule} */
 export default {
   id: 'dice-poker',
   render,
-  describe: (entry) => describeEvents(entry, 'dice-poker', seatName, { hand: handName, dice: (d) => d.join(' ') }),
+  describe: (entry) =>
+    describeEvents(entry, 'dice-poker', seatName, { hand: handName, over: handName, dice: (d) => d.join(' ') }),
   seatName,
   resultDetails: (state) => /** @type {Node[]} */ (resultDetails(state)),
   rules: dicePokerRules,
