@@ -308,6 +308,29 @@ test('Ur without a table: resigned after a few moves, reviewed by estimate', asy
   await context.close();
 });
 
+test('Ur resigned before anything was played: no luck, no margin, and the page says so', async () => {
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE });
+  await openSetup(page, env.server.url, 'ur', 6);
+  await page.locator('#start').click();
+  await page.locator('#board .ur-board').waitFor();
+  await end(page, 'resign');
+  const state = await gameState(page);
+  assert.equal(state.version, 1, 'the resignation is the only event');
+  const sentence = page.locator('#review-result .review-sentence');
+  await sentence.waitFor({ timeout: 60000 });
+  assert.equal(await sentence.textContent(), 'Nothing was played, so there is no luck or skill to tell.');
+  // The result is the initial chance itself: luck is exactly nothing, with no margin, while
+  // the initial chance keeps its own (at least the model's 20 points).
+  const { review } = await reviewOf(page, state.id);
+  assert.deepEqual([review.finished, review.graph.length, review.moves.length, review.chance.length], [false, 1, 0, 0]);
+  for (const s of review.summary) {
+    assert.deepEqual([s.luck, s.luck_margin, s.loss, s.gains, s.result], [0, 0, 0, 0, s.initial], s.side);
+    assert.ok(s.initial_margin >= 20, `${s.side}: ${s.initial_margin}`);
+  }
+  check();
+  await context.close();
+});
+
 test('Ur with a solved table: a whole 3-piece game reviewed exactly, at once', async () => {
   const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP });
   await startThreePieceUr(page, env.server.url, 7);

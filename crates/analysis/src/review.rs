@@ -394,7 +394,12 @@ pub fn review<G: Roster>(
             }
         })
         .collect();
-    let summary = summarise(&sides, (&initial.means[0], &initial_margins), &result, &moves, &chance);
+    // With nothing played the result of a game that did not end by its rules is the initial
+    // chance itself: luck is exactly 0, and the initial chance's error cancels out of it.
+    let luck_initial_margins: Vec<f64> =
+        if !finished && history.is_empty() { vec![0.0; sides.len()] } else { initial_margins.clone() };
+    let summary =
+        summarise(&sides, (&initial.means[0], &initial_margins, &luck_initial_margins), &result, &moves, &chance);
     Some(Review {
         exact: values.exact(),
         method: values.method(game),
@@ -653,9 +658,11 @@ fn refine<G: Game>(
     }
 }
 
+/// Each side's summary. `initial_margins` are the initial chances' margins as reported;
+/// `luck_initial_margins` what of them enters luck's margin.
 fn summarise(
     sides: &[String],
-    (initial, initial_margins): (&[f64], &[f64]),
+    (initial, initial_margins, luck_initial_margins): (&[f64], &[f64], &[f64]),
     result: &[f64],
     moves: &[MoveReview],
     chance: &[ChanceReview],
@@ -681,7 +688,8 @@ fn summarise(
             // Every decision's margin counts once for each side it moved (its own, and as
             // another's gain).
             let decisions_margin: f64 = moves.iter().map(|m| m.margin.powi(2)).sum::<f64>() + 0.0;
-            let luck_margin = (initial_margin.powi(2) + decisions_margin).sqrt() + 0.0;
+            let luck_initial_margin = luck_initial_margins.get(s).copied().unwrap_or(0.0);
+            let luck_margin = (luck_initial_margin.powi(2) + decisions_margin).sqrt() + 0.0;
             SideSummary {
                 side: sides[s].clone(),
                 decisions: decisions.len(),

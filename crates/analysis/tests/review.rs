@@ -148,3 +148,20 @@ fn estimated_the_account_balances_on_average() {
     // Within three standard errors of zero.
     assert!(mean.abs() <= 3.0 * sd / n.sqrt(), "mean residual {mean:.2} points, sd {sd:.2}: {residuals:?}");
 }
+
+#[test]
+fn a_game_ended_before_anything_was_played_has_no_luck_and_no_margin_on_it() {
+    // Resigned at the start: the result is the initial chance itself (the game did not end by
+    // its rules), so luck is exactly 0 and the initial estimate's error cancels out of it,
+    // while the initial chance keeps its own margin (the model's 20 points at least).
+    let game = Ur::new(&UrOptions::default(), None).unwrap();
+    let estimator = Playouts::new::<Ur>();
+    let precision = Precision { start: 64, most: 64, target: 2.0 };
+    let reviewed = review(&game, &[], &estimator, precision, &mut |_, _| {}).unwrap();
+    assert!(!reviewed.finished && reviewed.moves.is_empty() && reviewed.chance.is_empty());
+    for side in &reviewed.summary {
+        assert_eq!((side.luck, side.luck_margin, side.loss, side.gains), (0.0, 0.0, 0.0, 0.0), "{}", side.side);
+        assert!(side.initial_margin >= 100.0 * madang_analysis::MODEL_MARGIN, "{}", side.initial_margin);
+        assert_eq!(side.result, side.initial);
+    }
+}

@@ -208,6 +208,10 @@ function gradeCounts(review, s) {
  * @param {ReviewContext} ctx
  */
 export function accountSentence(review, s, ctx) {
+  // A game ended before anything was played (its graph is the start alone) has nothing to tell.
+  if (review.graph.length <= 1) {
+    return h('p', { class: ['review-sentence', 'review-nothing'] }, h('span', { class: 'review-words', text: t('review.nothing_played') }));
+  }
   const sum = review.summary[s];
   const side = review.sides[s];
   const name = sideName(ctx, side);
