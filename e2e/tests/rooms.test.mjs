@@ -205,6 +205,34 @@ test('an Ur room: create, join by link, ready, play, resign; both stats count it
   await guest.context.close();
 });
 
+test('a room names a team with its players, a seat with its player, a computer seat alone', async () => {
+  // The room page names a side of several seats with its players' nicknames, as it names a
+  // seat with its player's ("Dark (Mina) resigned"); checked on `RoomState.label` with a team
+  // room's seats as the snapshot gives them (docs/api.md, "Rooms": `side` on every seat).
+  const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP });
+  await page.goto(`${env.server.url}?pace=0#/`);
+  const labels = await page.evaluate(async () => {
+    const { RoomState } = await import('/js/room/state.js');
+    const yut = (await import('/js/games/yut.js')).default;
+    const seats = [
+      { name: 'A1', side: 'A', kind: 'human', nickname: 'Mina' },
+      { name: 'B1', side: 'B', kind: 'cpu', nickname: null },
+      { name: 'A2', side: 'A', kind: 'human', nickname: 'Joon' },
+      { name: 'B2', side: 'B', kind: 'human', nickname: 'Sora' },
+    ];
+    const state = new RoomState('ABCDEF', { seats });
+    const words = Object.fromEntries(['A', 'B', 'A1', 'B1'].map((n) => [n, yut.seatName(n)]));
+    return { words, A: state.label('A', yut.seatName), B: state.label('B', yut.seatName), A1: state.label('A1', yut.seatName), B1: state.label('B1', yut.seatName) };
+  });
+  const { words } = labels;
+  assert.equal(labels.A, `${words.A} (Mina, Joon)`);
+  assert.equal(labels.B, `${words.B} (Sora)`, 'a computer seat has no nickname to show');
+  assert.equal(labels.A1, `${words.A1} (Mina)`);
+  assert.equal(labels.B1, words.B1);
+  check();
+  await context.close();
+});
+
 test('an unknown room code: the error page in Korean, from the catalogue', async () => {
   const { page, check, context, allow } = await newPage(env.browser, { viewport: PHONE, locale: 'ko-KR' });
   allow(/HTTP 404 for GET .*\/api\/rooms\/ZZZZZZ$/);

@@ -91,10 +91,7 @@ export async function roomPage(view, rawCode) {
 
   /** @param {string | null} seat */
   function seatLabel(seat) {
-    if (!seat) return t('play.chance');
-    const s = state.seat(seat);
-    const name = module.seatName(seat);
-    return s?.nickname ? `${name} (${s.nickname})` : name;
+    return seat ? state.label(seat, module.seatName) : t('play.chance');
   }
 
   /** The room's skins (the server's choice, docs/api.md "Skins"), or null for a game without. */

@@ -65,6 +65,23 @@ export class RoomState {
     return this.room.seats.find((/** @type {any} */ s) => s.name === name);
   }
 
+  /**
+   * How the page names seat or side `name`: `seatName`'s word with the player's nickname
+   * ("Dark (Mina)"); a side of several seats (a team in Yut Nori) with its players' nicknames
+   * in seat order ("Side A (Mina, Joon)"); the word alone when nobody named sits there.
+   * @param {string} name
+   * @param {(name: string) => string} seatName
+   */
+  label(name, seatName) {
+    const word = seatName(name);
+    const seat = this.seat(name);
+    const nicknames = seat
+      ? [seat.nickname]
+      : this.room.seats.filter((/** @type {any} */ s) => s.side === name).map((/** @type {any} */ s) => s.nickname);
+    const named = nicknames.filter(Boolean);
+    return named.length ? `${word} (${named.join(', ')})` : word;
+  }
+
   /** Whether this browser holds the host's seat. */
   isHost() {
     const mine = this.mySeat();
