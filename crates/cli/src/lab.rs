@@ -50,17 +50,18 @@ pub struct SearchArgs {
     #[arg(long, value_parser = crate::parse_players, allow_hyphen_values = true)]
     players: Option<usize>,
     /// The run's seed S: game i of every rule set is game i of `madang sim --seed S`.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::parse_whole, allow_hyphen_values = true)]
     seed: u64,
     /// Games per rule set between two looks, at most (the budget is split into
     /// ⌈max-games / batch⌉ equal batches) [default: 500, or --max-games if that is less].
-    #[arg(long)]
+    #[arg(long, value_parser = crate::parse_whole, allow_hyphen_values = true)]
     batch: Option<u64>,
     /// The budget: games per rule set, at most.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = crate::parse_whole, allow_hyphen_values = true)]
     max_games: u64,
     /// The chance of dropping a most balanced rule set, at most.
-    #[arg(long, default_value_t = 0.05)]
+    // A negative value reaches the search's own check, not clap's "unexpected argument".
+    #[arg(long, default_value_t = 0.05, allow_hyphen_values = true)]
     alpha: f64,
     /// Rotate the bot list across games so every bot plays every seat equally.
     #[arg(long)]

@@ -81,6 +81,17 @@ fn bad_input_exits_2_naming_the_problem() {
         (&["sim", "ur", "--players", "02"], "without sign or leading zeros, got \"02\""),
         (&["sim", "ur", "--players", "+2"], "without sign or leading zeros"),
         (&["lab", "search", "ur", "--players", "-4"], "--players must be a whole number of seats"),
+        // The lab's numbers as the simulator's: a negative one reaches the check.
+        (
+            &["lab", "search", "ur", "--bots", "random*2", "--options", "pieces", "--alpha", "-0.1"],
+            "--alpha is the chance of dropping the most balanced rule set: a number between 0 and 1 (e.g. 0.05), got -0.1",
+        ),
+        (
+            &["lab", "search", "ur", "--max-games", "-5"],
+            "--max-games <MAX_GAMES>': expected a whole number of 0 or more, got -5",
+        ),
+        (&["lab", "search", "ur", "--batch", "-1"], "--batch <BATCH>': expected a whole number of 0 or more, got -1"),
+        (&["lab", "search", "ur", "--seed", "-2"], "--seed <SEED>': expected a whole number of 0 or more, got -2"),
         (&["sim", "chess"], "unknown game \"chess\""),
         (&["sim", "ur", "--games", "0"], "--games must be at least 1"),
         (&["sim", "ur", "--threads", "0"], "--threads must be at least 1"),
