@@ -417,6 +417,25 @@ async fn step(State(state): State<AppState>, Path((id, n)): Path<(String, String
     game.step(n).map(Json)
 }
 
+/// A request's query as a map, each key at most once: `?limit=5&limit=6` is refused naming
+/// `limit`, where a map would keep one of the two without a word.
+///
+/// # Errors
+/// `bad_request` naming the repeated key.
+pub(crate) fn unique_keys(pairs: Vec<(String, String)>) -> Result<HashMap<String, String>, ApiError> {
+    let mut query = HashMap::with_capacity(pairs.len());
+    for (key, value) in pairs {
+        if query.contains_key(&key) {
+            return Err(ApiError::bad_request(
+                "bad_request",
+                format!("the query gives {:?} more than once; give each key once", echo(&key)),
+            ));
+        }
+        query.insert(key, value);
+    }
+    Ok(query)
+}
+
 fn query_number(query: &HashMap<String, String>, key: &str, default: i64, max: i64) -> Result<i64, ApiError> {
     match query.get(key) {
         None => Ok(default),
@@ -433,8 +452,9 @@ fn query_number(query: &HashMap<String, String>, key: &str, default: i64, max: i
 async fn history(
     State(state): State<AppState>,
     Extension(PlayerId(player)): Extension<PlayerId>,
-    Query(query): Query<HashMap<String, String>>,
+    Query(query): Query<Vec<(String, String)>>,
 ) -> Result<Json<Value>, ApiError> {
+    let query = unique_keys(query)?;
     // As a lab report's query: a key the route does not take is named, not ignored.
     if let Some(other) = query.keys().find(|k| !matches!(k.as_str(), "limit" | "offset")) {
         return Err(ApiError::bad_request(

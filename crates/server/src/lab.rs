@@ -736,9 +736,9 @@ pub async fn report_json(
     State(state): State<AppState>,
     Extension(PlayerId(player)): Extension<PlayerId>,
     Path((id, n)): Path<(String, String)>,
-    Query(query): Query<HashMap<String, String>>,
+    Query(query): Query<Vec<(String, String)>>,
 ) -> Result<Response, ApiError> {
-    let query = ReportQuery::parse(&query, false)?;
+    let query = ReportQuery::parse(&crate::http::unique_keys(query)?, false)?;
     let (run, n, report) = report(&state, &player, &id, &n)?;
     let mut response = Json(report).into_response();
     attach(&mut response, query.download, &format!("madang-lab-{}-{}-{n}.json", run.game, run.id));
@@ -759,9 +759,9 @@ pub async fn report_html(
     State(state): State<AppState>,
     Extension(PlayerId(player)): Extension<PlayerId>,
     Path((id, n)): Path<(String, String)>,
-    Query(query): Query<HashMap<String, String>>,
+    Query(query): Query<Vec<(String, String)>>,
 ) -> Result<Response, ApiError> {
-    let query = ReportQuery::parse(&query, true)?;
+    let query = ReportQuery::parse(&crate::http::unique_keys(query)?, true)?;
     let (run, n, report) = report(&state, &player, &id, &n)?;
     let page = madang_sim::html::html(&report, query.lang);
     Ok(html_page(page, query.download, &format!("madang-lab-{}-{}-{n}.html", run.game, run.id)))
@@ -786,9 +786,9 @@ pub async fn comparison_json(
     State(state): State<AppState>,
     Extension(PlayerId(player)): Extension<PlayerId>,
     Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    Query(query): Query<Vec<(String, String)>>,
 ) -> Result<Response, ApiError> {
-    let query = ReportQuery::parse(&query, false)?;
+    let query = ReportQuery::parse(&crate::http::unique_keys(query)?, false)?;
     let (run, comparison) = comparison(&state, &player, &id)?;
     let mut response = Json(comparison).into_response();
     attach(&mut response, query.download, &format!("madang-lab-{}-{}-compare.json", run.game, run.id));
@@ -805,9 +805,9 @@ pub async fn comparison_html(
     State(state): State<AppState>,
     Extension(PlayerId(player)): Extension<PlayerId>,
     Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    Query(query): Query<Vec<(String, String)>>,
 ) -> Result<Response, ApiError> {
-    let query = ReportQuery::parse(&query, true)?;
+    let query = ReportQuery::parse(&crate::http::unique_keys(query)?, true)?;
     let (run, comparison) = comparison(&state, &player, &id)?;
     let page = madang_sim::html::compare_html(&comparison, query.lang);
     Ok(html_page(page, query.download, &format!("madang-lab-{}-{}-compare.html", run.game, run.id)))

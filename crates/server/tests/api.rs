@@ -700,6 +700,13 @@ async fn unfinished_games_resume_after_a_restart() {
             "bad_request",
             "takes `limit` and `offset`, not \"foo\"",
         );
+        // A key given twice is named, not one of the two kept without a word.
+        assert_refused(
+            &client.get("/api/history?limit=1&limit=5").await,
+            400,
+            "bad_request",
+            "the query gives \"limit\" more than once; give each key once",
+        );
         while state["status"] != "finished" {
             state = client.play_first(&state).await["state"].clone();
         }

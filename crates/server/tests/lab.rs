@@ -144,6 +144,12 @@ async fn a_run_reports_what_the_simulator_reports_for_the_same_run() {
     // What the run has not, and what another player cannot see.
     assert_refused(&client.get(&format!("/api/lab/runs/{id}/reports/1")).await, 404, "unknown_report", "1 report");
     assert_refused(&client.get(&format!("/api/lab/runs/{id}/reports/0?lang=xx")).await, 400, "bad_request", "lang");
+    assert_refused(
+        &client.get(&format!("/api/lab/runs/{id}/reports/0/html?lang=ko&lang=en")).await,
+        400,
+        "bad_request",
+        "the query gives \"lang\" more than once",
+    );
     assert_refused(&client.post(&format!("/api/lab/runs/{id}/cancel"), json!({})).await, 409, "not_running", "done");
     let mut other = server.client();
     assert_refused(&other.get(&format!("/api/lab/runs/{id}")).await, 404, "unknown_run", &id);
