@@ -99,8 +99,9 @@ export async function launch() {
 
 export const PHONE = { width: 360, height: 740 };
 export const DESKTOP = { width: 1280, height: 800 };
-/** A phone held sideways. */
+/** Phones held sideways: a large one and a small one. */
 export const LANDSCAPE = { width: 844, height: 390 };
+export const LANDSCAPE_SMALL = { width: 740, height: 360 };
 
 /**
  * Whether a failed request is a review's `503 busy` (docs/api.md, "Review"): while another game's

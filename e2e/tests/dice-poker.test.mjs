@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DESKTOP, LANDSCAPE, PHONE, boxOf, gameState, newPage, openSetup, playToEnd, ready, screenshot, statsRows, suite } from '../lib.mjs';
+import { DESKTOP, LANDSCAPE, LANDSCAPE_SMALL, PHONE, boxOf, gameState, newPage, openSetup, playToEnd, ready, screenshot, statsRows, suite } from '../lib.mjs';
 
 const env = suite();
 
@@ -220,25 +220,30 @@ test('the token rule on a phone: the token switch, touch targets, keyboard', asy
 });
 
 test('a phone held sideways: the die just rolled and the whole board on one screen', async () => {
-  const { page, check, context } = await newPage(env.browser, { viewport: LANDSCAPE });
-  await openSetup(page, env.server.url, 'dice-poker', 2);
-  await page.locator('#start').click();
-  await page.locator('#board .dp-board').waitFor();
-  await ready(page);
-  // The roll-off's dice and the die just rolled, beside the board (the first placement shows
-  // both), and the board: on screen together once scrolled to.
-  const now = await boxOf(page, '.dp-now');
-  const board = await boxOf(page, '.dp-board');
-  assert.ok(now.x >= board.x + board.width, `the die (x ${now.x}) beside the board (right edge ${board.x + board.width})`);
-  const span = Math.max(board.y + board.height, now.y + now.height) - Math.min(board.y, now.y);
-  assert.ok(span <= LANDSCAPE.height, `die and board span ${span}px of ${LANDSCAPE.height}`);
-  const cells = await page.locator('#board .dp-cell').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
-  assert.equal(cells.length, 16);
-  assert.ok(cells.every((c) => c.width >= 44 && c.height >= 44), `cells of ${Math.min(...cells.map((c) => c.width))}px`);
-  assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= LANDSCAPE.width);
-  await screenshot(page, 'dice-poker-landscape');
-  check();
-  await context.close();
+  for (const [viewport, name] of [
+    [LANDSCAPE, 'dice-poker-landscape'],
+    [LANDSCAPE_SMALL, 'dice-poker-landscape-small'],
+  ]) {
+    const { page, check, context } = await newPage(env.browser, { viewport });
+    await openSetup(page, env.server.url, 'dice-poker', 2);
+    await page.locator('#start').click();
+    await page.locator('#board .dp-board').waitFor();
+    await ready(page);
+    // The roll-off's dice and the die just rolled, beside the board (the first placement shows
+    // both), and the board: on screen together once scrolled to.
+    const now = await boxOf(page, '.dp-now');
+    const board = await boxOf(page, '.dp-board');
+    assert.ok(now.x >= board.x + board.width, `${name}: the die (x ${now.x}) beside the board (right edge ${board.x + board.width})`);
+    const span = Math.max(board.y + board.height, now.y + now.height) - Math.min(board.y, now.y);
+    assert.ok(span <= viewport.height, `${name}: die and board span ${span}px of ${viewport.height}`);
+    const cells = await page.locator('#board .dp-cell').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+    assert.equal(cells.length, 16);
+    assert.ok(cells.every((c) => c.width >= 44 && c.height >= 44), `${name}: cells of ${Math.min(...cells.map((c) => c.width))}px`);
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= viewport.width);
+    await screenshot(page, name);
+    check();
+    await context.close();
+  }
 });
 
 test('two people on one screen in Korean, type B on a custom layout, token-only turns', async () => {

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DESKTOP, LANDSCAPE, PHONE, boxOf, gameState, newPage, openSetup, playToEnd, ready, screenshot, seed, statsRows, suite, throwIfAsked } from '../lib.mjs';
+import { DESKTOP, LANDSCAPE, LANDSCAPE_SMALL, PHONE, boxOf, gameState, newPage, openSetup, playToEnd, ready, screenshot, seed, statsRows, suite, throwIfAsked } from '../lib.mjs';
 import messages from '../../crates/web/static/js/messages/ludo.js';
 
 const env = suite();
@@ -168,27 +168,34 @@ test('the phone layout: the board fits, tap areas of 44 px, keyboard play; leavi
   await context.close();
 });
 
-test('a phone held sideways: the die beside the board, both on one screen', async () => {
-  const { page, check, context } = await newPage(env.browser, { viewport: LANDSCAPE });
-  await openSetup(page, env.server.url, 'ludo', 14);
-  await page.locator('#start').click();
-  await page.locator('#board .roll-button').waitFor();
-  const board = await boxOf(page, '.ludo-board');
-  const roll = await boxOf(page, '#board .roll-button');
-  assert.ok(Math.abs(board.width - board.height) < 1 && board.width >= 300, `board ${board.width}×${board.height}`);
-  assert.ok(roll.x >= board.x + board.width, `the die (x ${roll.x}) beside the board (right edge ${board.x + board.width})`);
-  assert.ok(roll.width >= 44 && roll.height >= 44, `die button ${roll.width}×${roll.height}`);
-  // Scrolled to the board, the board and the die are on screen together.
-  const top = Math.min(board.y, roll.y);
-  const bottom = Math.max(board.y + board.height, roll.y + roll.height);
-  assert.ok(bottom - top <= LANDSCAPE.height, `board and die span ${bottom - top}px of ${LANDSCAPE.height}`);
-  assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= LANDSCAPE.width);
-  await screenshot(page, 'ludo-landscape');
-  // The die still rolls from there.
-  await page.locator('#board .roll-button').click();
-  await page.locator('#board .legal, #board .ludo-note').first().waitFor();
-  check();
-  await context.close();
+test('a phone held sideways: the die beside the board, both on one screen, tap areas of 44 px', async () => {
+  for (const [viewport, name] of [
+    [LANDSCAPE, 'ludo-landscape'],
+    [LANDSCAPE_SMALL, 'ludo-landscape-small'],
+  ]) {
+    const { page, check, context } = await newPage(env.browser, { viewport });
+    await openSetup(page, env.server.url, 'ludo', 14);
+    await page.locator('#start').click();
+    await page.locator('#board .roll-button').waitFor();
+    const board = await boxOf(page, '.ludo-board');
+    const roll = await boxOf(page, '#board .roll-button');
+    assert.ok(Math.abs(board.width - board.height) < 1 && board.width >= 300, `${name}: board ${board.width}×${board.height}`);
+    assert.ok(roll.x >= board.x + board.width, `${name}: the die (x ${roll.x}) beside the board (right edge ${board.x + board.width})`);
+    assert.ok(roll.width >= 44 && roll.height >= 44, `${name}: die button ${roll.width}×${roll.height}`);
+    // Scrolled to the board, the board and the die are on screen together.
+    const top = Math.min(board.y, roll.y);
+    const bottom = Math.max(board.y + board.height, roll.y + roll.height);
+    assert.ok(bottom - top <= viewport.height, `${name}: board and die span ${bottom - top}px of ${viewport.height}`);
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= viewport.width);
+    await screenshot(page, name);
+    // Rolled until a piece can move: every highlighted piece's and square's tap area is 44 px.
+    await ready(page);
+    const areas = await page.locator('#board .legal').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+    assert.ok(areas.length > 0, `${name}: a move to make`);
+    for (const box of areas) assert.ok(box.width >= 44 && box.height >= 44, `${name}: tap area ${box.width}×${box.height}`);
+    check();
+    await context.close();
+  }
 });
 
 test('in Korean: the board, the move log and the rules', async () => {

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DESKTOP, PHONE, gameState, newPage, openSetup, playToEnd, ready, screenshot, statsRows, suite } from '../lib.mjs';
+import { DESKTOP, LANDSCAPE, LANDSCAPE_SMALL, PHONE, gameState, newPage, openSetup, playToEnd, ready, screenshot, statsRows, suite } from '../lib.mjs';
 
 const env = suite();
 
@@ -88,6 +88,9 @@ test('the default board at phone and desktop size: stations, trays, touch target
   for (const [viewport, name] of [
     [PHONE, 'yut-phone'],
     [DESKTOP, 'yut-desktop'],
+    // Held sideways, the board is as tall as the screen and its targets keep 44 px.
+    [LANDSCAPE, 'yut-landscape'],
+    [LANDSCAPE_SMALL, 'yut-landscape-small'],
   ]) {
     const { page, check, context } = await newPage(env.browser, { viewport });
     await openSetup(page, env.server.url, 'yut', 1);
