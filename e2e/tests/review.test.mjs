@@ -327,6 +327,15 @@ test('Ur resigned before anything was played: no luck, no margin, and the page s
     assert.deepEqual([s.luck, s.luck_margin, s.loss, s.gains, s.result], [0, 0, 0, 0, s.initial], s.side);
     assert.ok(s.initial_margin >= 20, `${s.side}: ${s.initial_margin}`);
   }
+  // On one screen (every side the person's): still one sentence, not one per side.
+  await openSetup(page, env.server.url, 'yut', 6);
+  await page.locator('input[name="mode"][value="same_screen"]').check();
+  await page.locator('#start').click();
+  await page.locator('#board .yut-board').waitFor();
+  await end(page, 'resign');
+  await sentence.first().waitFor({ timeout: 60000 });
+  assert.equal(await sentence.count(), 1);
+  assert.equal(await sentence.textContent(), 'Nothing was played, so there is no luck or skill to tell.');
   check();
   await context.close();
 });

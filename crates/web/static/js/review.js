@@ -281,7 +281,9 @@ export function resultReview(id, ctx) {
     () => api('GET', `/api/games/${id}/review`),
     (answer) => {
       const review = answer.review;
-      replace(body, sidesToTell(review, ctx).map((s) => accountSentence(review, s, ctx)));
+      // Nothing played: one sentence says so for every side.
+      const sides = review.graph.length <= 1 ? [0] : sidesToTell(review, ctx);
+      replace(body, sides.map((s) => accountSentence(review, s, ctx)));
     },
   );
   return { element, stop };
