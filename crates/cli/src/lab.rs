@@ -54,10 +54,10 @@ pub struct SearchArgs {
     seed: u64,
     /// Games per rule set between two looks, at most (the budget is split into
     /// ⌈max-games / batch⌉ equal batches) [default: 500, or --max-games if that is less].
-    #[arg(long, value_parser = crate::parse_whole, allow_hyphen_values = true)]
+    #[arg(long, value_parser = crate::parse_count, allow_hyphen_values = true)]
     batch: Option<u64>,
     /// The budget: games per rule set, at most.
-    #[arg(long, default_value_t = 10_000, value_parser = crate::parse_whole, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 10_000, value_parser = crate::parse_count, allow_hyphen_values = true)]
     max_games: u64,
     /// The chance of dropping a most balanced rule set, at most.
     // A negative value reaches the search's own check, not clap's "unexpected argument".

@@ -200,6 +200,15 @@ pub(crate) fn parse_whole(text: &str) -> Result<u64, String> {
     }
 }
 
+/// A count that must be at least 1 (`madang sim --games`, `madang lab search --max-games` and
+/// `--batch`): as [`parse_whole`], with 0 and negative numbers named as below 1.
+pub(crate) fn parse_count(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<i128>() {
+        Ok(n) if n < 1 => Err(format!("expected a whole number of 1 or more, got {text}")),
+        _ => parse_whole(text),
+    }
+}
+
 /// `--players N`: a seat count written as the notation writes numbers (digits, no sign, no
 /// leading zero; negative numbers reach this check instead of being taken for a flag). Whether
 /// the game allows it is the game's to say ("bad player count").

@@ -20,7 +20,7 @@ pub struct SimArgs {
     #[arg(required = true)]
     game: Option<String>,
     /// Number of games.
-    #[arg(long, default_value_t = 1000, value_parser = crate::parse_whole, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::parse_count, allow_hyphen_values = true)]
     games: u64,
     /// The run's seed S: game i uses SHA-256("S:i").
     #[arg(long, default_value_t = 0, value_parser = crate::parse_whole, allow_hyphen_values = true)]

@@ -229,7 +229,7 @@ fn bad_input_exits_2_naming_the_problem() {
             vec!["lab", "search", "dice-poker", "--bots", "random,wizard", "--options", "board"],
             "unknown bot \"wizard\"",
         ),
-        (search(&["--batch", "0"]), "--batch and --max-games must be at least 1"),
+        (search(&["--batch", "0"]), "'--batch <BATCH>': expected a whole number of 1 or more, got 0"),
         (search(&["--batch", "600", "--max-games", "500"]), "--batch 600 is more than --max-games 500"),
         (search(&["--alpha", "1.5"]), "--alpha is the chance of dropping the most balanced rule set"),
         (search(&["--threads", "0"]), "--threads must be at least 1"),

@@ -84,22 +84,30 @@ fn bad_input_exits_2_naming_the_problem() {
         // The lab's numbers as the simulator's: a negative one reaches the check.
         (
             &["lab", "search", "ur", "--bots", "random*2", "--options", "pieces", "--alpha", "-0.1"],
-            "--alpha is the chance of dropping the most balanced rule set: a number between 0 and 1 (e.g. 0.05), got -0.1",
+            "--alpha is the chance of dropping the most balanced rule set: a number greater than 0 and less than 1 (e.g. 0.05), got -0.1",
         ),
         (
             &["lab", "search", "ur", "--max-games", "-5"],
-            "--max-games <MAX_GAMES>': expected a whole number of 0 or more, got -5",
+            "--max-games <MAX_GAMES>': expected a whole number of 1 or more, got -5",
         ),
-        (&["lab", "search", "ur", "--batch", "-1"], "--batch <BATCH>': expected a whole number of 0 or more, got -1"),
+        (&["lab", "search", "ur", "--batch", "-1"], "--batch <BATCH>': expected a whole number of 1 or more, got -1"),
+        (
+            &["lab", "search", "ur", "--max-games", "0"],
+            "--max-games <MAX_GAMES>': expected a whole number of 1 or more, got 0",
+        ),
+        (
+            &["lab", "search", "ur", "--bots", "random*2", "--options", "pieces", "--alpha", "1"],
+            "a number greater than 0 and less than 1 (e.g. 0.05), got 1",
+        ),
         (&["lab", "search", "ur", "--seed", "-2"], "--seed <SEED>': expected a whole number of 0 or more, got -2"),
         (&["sim", "chess"], "unknown game \"chess\""),
-        (&["sim", "ur", "--games", "0"], "--games must be at least 1"),
+        (&["sim", "ur", "--games", "0"], "--games <GAMES>': expected a whole number of 1 or more, got 0"),
         (&["sim", "ur", "--threads", "0"], "--threads must be at least 1"),
         // A negative count reaches the check (not clap's "unexpected argument '-1'").
         (&["sim", "ur", "--threads", "-1"], "--threads must be at least 1, got -1"),
         (
             &["sim", "ur", "--games", "-1"],
-            "invalid value '-1' for '--games <GAMES>': expected a whole number of 0 or more, got -1",
+            "invalid value '-1' for '--games <GAMES>': expected a whole number of 1 or more, got -1",
         ),
         (&["sim", "ur", "--seed", "-5"], "--seed <SEED>': expected a whole number of 0 or more, got -5"),
         (&["sim", "ur", "--analyse", "-1"], "--analyse <N>': expected a whole number of 0 or more, got -1"),

@@ -264,7 +264,7 @@ pub fn plan(
     }
     if !(config.alpha > 0.0 && config.alpha < 1.0) {
         return Err(LabError::Setting(format!(
-            "--alpha is the chance of dropping the most balanced rule set: a number between 0 and 1 (e.g. 0.05), got {}",
+            "--alpha is the chance of dropping the most balanced rule set: a number greater than 0 and less than 1 (e.g. 0.05), got {}",
             config.alpha
         )));
     }
