@@ -27,6 +27,29 @@ test('Korean by default for a Korean browser, English one click away, and the ch
   await context.close();
 });
 
+test('a quota refusal says which quota and how long to wait', async () => {
+  // The refusal's `detail` as the server sends it (crates/server/src/limits.rs and its test);
+  // 95 s is said in minutes, rounded up.
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE });
+  await page.goto(`${env.server.url}?pace=0#/`);
+  const said = await page.evaluate(async () => {
+    const { errorText } = await import('/js/i18n.js');
+    const refusal = (detail) => ({ status: 429, code: 'quota', message: 'quota: …', detail });
+    return [
+      errorText(refusal({ quota: 'games', per: 'player', limit: 120, retry_after_s: 95 })),
+      errorText(refusal({ quota: 'players', per: 'address', limit: 30, retry_after_s: 4 })),
+      errorText(refusal(null)),
+    ];
+  });
+  assert.deepEqual(said, [
+    'You have started 120 games this hour, the most allowed. Try again in 2 min.',
+    'Too many new players from this network: at most 30 an hour. Try again in 4 s.',
+    'You have made too many of these for now; wait a while and try again.',
+  ]);
+  check();
+  await context.close();
+});
+
 test('an English browser gets English; the nickname can be changed', async () => {
   const { page, check, context, allow } = await newPage(env.browser, { viewport: DESKTOP, locale: 'en-US' });
   await page.goto(`${env.server.url}#/`);

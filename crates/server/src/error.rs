@@ -164,6 +164,12 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut response = (self.status, axum::Json(self.body())).into_response();
+        // A quota's wait, as HTTP says it (the body's `detail.retry_after_s`).
+        if let Some(wait) = self.detail.as_ref().and_then(|d| d["retry_after_s"].as_u64())
+            && let Ok(value) = axum::http::HeaderValue::from_str(&wait.to_string())
+        {
+            response.headers_mut().insert(axum::http::header::RETRY_AFTER, value);
+        }
         if self.code == "moved" {
             // A node that forwarded the request asks again (`cluster.rs`); a client may too.
             let headers = response.headers_mut();

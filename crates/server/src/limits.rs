@@ -94,6 +94,8 @@ impl Quotas {
 
 /// One quota: a limit an hour per key.
 struct Bucket {
+    /// What it counts, as the refusal's `detail.quota` names it: `players`, `games`, `rooms`.
+    kind: &'static str,
     what: &'static str,
     per: &'static str,
     limit: u32,
@@ -101,26 +103,25 @@ struct Bucket {
 }
 
 impl Bucket {
-    fn new(what: &'static str, per: &'static str, limit: u32) -> Bucket {
+    fn new(kind: &'static str, what: &'static str, per: &'static str, limit: u32) -> Bucket {
         let limiter = NonZeroU32::new(limit).map(|n| RateLimiter::keyed(Quota::per_hour(n)));
-        Bucket { what, per, limit, limiter }
+        Bucket { kind, what, per, limit, limiter }
     }
 
     fn take(&self, key: &str) -> Result<(), ApiError> {
         let Some(limiter) = &self.limiter else { return Ok(()) };
         limiter.check_key(&key.to_owned()).map_err(|not_until| {
-            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            let wait = not_until.wait_time_from(DefaultClock::default().now()).as_secs().max(1);
+            // The same as data, for a client to say in its own language (`docs/api.md`).
+            let detail = serde_json::json!({
+                "quota": self.kind, "per": self.per, "limit": self.limit, "retry_after_s": wait,
+            });
             ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 "quota",
-                format!(
-                    "quota: at most {} {} an hour per {}; try again in {} s",
-                    self.limit,
-                    self.what,
-                    self.per,
-                    wait.as_secs().max(1)
-                ),
+                format!("quota: at most {} {} an hour per {}; try again in {wait} s", self.limit, self.what, self.per),
             )
+            .with_detail(detail)
         })
     }
 
@@ -161,11 +162,11 @@ impl QuotaState {
     /// Counters for these quotas.
     pub fn new(quotas: &Quotas) -> QuotaState {
         QuotaState {
-            players_per_address: Bucket::new("new players", "address", quotas.players_per_address),
-            games_per_player: Bucket::new("games", "player", quotas.games_per_player),
-            games_per_address: Bucket::new("games", "address", quotas.games_per_address),
-            rooms_per_player: Bucket::new("rooms", "player", quotas.rooms_per_player),
-            rooms_per_address: Bucket::new("rooms", "address", quotas.rooms_per_address),
+            players_per_address: Bucket::new("players", "new players", "address", quotas.players_per_address),
+            games_per_player: Bucket::new("games", "games", "player", quotas.games_per_player),
+            games_per_address: Bucket::new("games", "games", "address", quotas.games_per_address),
+            rooms_per_player: Bucket::new("rooms", "rooms", "player", quotas.rooms_per_player),
+            rooms_per_address: Bucket::new("rooms", "rooms", "address", quotas.rooms_per_address),
         }
     }
 
@@ -211,6 +212,8 @@ impl QuotaState {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
@@ -222,6 +225,21 @@ mod tests {
         let error = quotas.new_game("p", "a").expect_err("the fourth");
         assert_eq!((error.status.as_u16(), error.code), (429, "quota"));
         assert!(error.message.contains("at most 3 games an hour per player"), "{}", error.message);
+        // The same as data: a 3-an-hour bucket refills one game every 20 minutes, so the wait
+        // is at most 1,200 s and at least the 1 s the message rounds up to.
+        let detail = error.detail.as_deref().cloned().unwrap_or_default();
+        assert_eq!(
+            (&detail["quota"], &detail["per"], &detail["limit"]),
+            (&json!("games"), &json!("player"), &json!(3))
+        );
+        let wait = detail["retry_after_s"].as_u64().unwrap_or(0);
+        assert!((1..=1200).contains(&wait), "{detail}");
+        assert!(error.message.ends_with(&format!("try again in {wait} s")), "{}", error.message);
+        let response = axum::response::IntoResponse::into_response(error);
+        assert_eq!(
+            response.headers().get("retry-after").and_then(|v| v.to_str().ok()),
+            Some(wait.to_string().as_str())
+        );
         // Another player is counted apart; an address quota that is off never refuses.
         quotas.new_game("q", "a").expect("another player");
     }

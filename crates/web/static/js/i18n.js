@@ -132,6 +132,14 @@ export function when(ms) {
  */
 export function errorText(e) {
   const code = e?.code;
+  // A quota says which one and how long to wait (docs/api.md: `detail.quota`, `per`, `limit`,
+  // `retry_after_s`).
+  const quota = code === 'quota' ? e?.detail : null;
+  if (quota && has(`error.quota.${quota.quota}.${quota.per}`)) {
+    const s = Number(quota.retry_after_s);
+    const wait = s < 90 ? t('error.quota.wait_s', { n: num(s) }) : t('error.quota.wait_min', { n: num(Math.ceil(s / 60)) });
+    return t(`error.quota.${quota.quota}.${quota.per}`, { limit: num(Number(quota.limit)), wait });
+  }
   if (code && has(`error.code.${code}`)) return t(`error.code.${code}`);
   return e?.message ?? String(e);
 }
