@@ -31,7 +31,7 @@ async function fill(page, bots, games, seed) {
 }
 
 test('a lab run on a phone: progress to the end, the report, its downloads, and a cancelled run', async () => {
-  const { page, check } = await newPage(env.browser, { viewport: PHONE });
+  const { page, check, allow } = await newPage(env.browser, { viewport: PHONE });
   await page.goto(`${env.server.url}?pace=0#/`);
   await page.locator('#home-lab').click();
   await page.locator('#lab-form').waitFor();
@@ -146,6 +146,22 @@ test('a lab run on a phone: progress to the end, the report, its downloads, and 
   assert.match(status, /^Done: 10 games in [\d.]+ s \(seed 18446744073709551615\)\.$/);
   // The report's page, written by the server, gives it too.
   await page.frameLocator('iframe.lab-frame').locator('body', { hasText: '18446744073709551615' }).waitFor();
+
+  // A rule the server refuses (Yut's nak is a fraction "a/b"): the page says the general
+  // sentence and the server's words, which name the option; the last run's report, not this
+  // request's, goes. The run is asked for once whatever the presses while its answer is awaited.
+  await page.locator('#lab-game').selectOption('yut');
+  await page.locator('#lab-compare').check();
+  await page.locator('#lab-b-nak').fill('abc');
+  posts.length = 0;
+  allow(/422/);
+  await page.locator('#lab-start').dblclick();
+  await page.locator('#lab-form-error', { hasText: '`nak`' }).waitFor();
+  const refused = await page.locator('#lab-form-error').textContent();
+  assert.ok(refused.startsWith(`${messages.en['error.code.bad_rules']} ${messages.en['replay.server_says']} `), refused);
+  assert.equal(await page.locator('#lab-status').count(), 0, 'the last report went');
+  assert.equal(posts.length, 1, 'one request for a double press');
+  assert.equal(await page.locator('#lab-start').isDisabled(), false, 'the button is back');
   check();
 });
 

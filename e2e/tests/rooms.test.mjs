@@ -128,6 +128,22 @@ test('an Ur room: create, join by link, ready, play, resign; both stats count it
   const board = (p) => p.evaluate(() => [...document.querySelectorAll('#board .tile, #board .count')].map((e) => e.getAttribute('aria-label') ?? e.textContent));
   const held = await board(guest.page);
   assert.ok(held.length > 20, held.join(' | '));
+  // The guest's page goes away. The host may hand the seat to the computer only once it has
+  // been away for the grace period (30 s, docs/api.md "hand_to_cpu"): until then the host's
+  // button is disabled and counts down; when the time has come (set in the past here) it may
+  // be pressed. The guest comes back and the button goes.
+  const guestUrl = guest.page.url();
+  await guest.page.goto('about:blank');
+  const hand = host.page.locator('button.hand-to-cpu');
+  await hand.waitFor();
+  assert.equal(await hand.isDisabled(), true);
+  const wait = /^Let the computer play \(in (\d+) s\)$/.exec(await hand.textContent());
+  assert.ok(wait && Number(wait[1]) > 20 && Number(wait[1]) <= 30, await hand.textContent());
+  await hand.evaluate((b) => { b.dataset.readyAt = String(Date.now() - 1); });
+  await host.page.waitForFunction(() => document.querySelector('button.hand-to-cpu')?.disabled === false);
+  assert.equal(await hand.textContent(), messages.en['room.hand_to_cpu']);
+  await guest.page.goto(guestUrl);
+  await hand.waitFor({ state: 'detached' });
   await guest.page.reload();
   await guest.page.waitForFunction((v) => Number(document.getElementById('view')?.dataset.version) >= v, room.version);
   await guest.page.locator('#board .tile').first().waitFor();
@@ -229,6 +245,28 @@ test('a room names a team with its players, a seat with its player, a computer s
   assert.equal(labels.B, `${words.B} (Sora)`, 'a computer seat has no nickname to show');
   assert.equal(labels.A1, `${words.A1} (Mina)`);
   assert.equal(labels.B1, words.B1);
+  check();
+  await context.close();
+});
+
+test('a seat with a long nickname keeps its side name on one line on a phone', async () => {
+  // A seat chip as the room page draws it (pages/room.js: swatch, side name, who) with the
+  // longest nickname allowed (24 characters, docs/api.md "PUT /api/me") in Korean, on a phone:
+  // the nickname wraps, the side's name stays whole on one line.
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE, locale: 'ko-KR' });
+  await page.goto(`${env.server.url}?pace=0#/`);
+  const sizes = await page.evaluate(() => {
+    const list = document.body.appendChild(document.createElement('ul'));
+    list.className = 'seat-list';
+    list.innerHTML = '<li class="seat"><span class="seat-swatch"></span><span class="seat-name">B편</span><span class="seat-who">가나다라마바사아자차카타파하가나다라마바사아자차 · 연결 끊김</span></li>';
+    const name = /** @type {HTMLElement} */ (list.querySelector('.seat-name'));
+    const who = /** @type {HTMLElement} */ (list.querySelector('.seat-who'));
+    const line = parseFloat(getComputedStyle(name).lineHeight) || parseFloat(getComputedStyle(name).fontSize) * 1.5;
+    return { name: name.getBoundingClientRect().height, line, who: who.getBoundingClientRect().height, list: list.getBoundingClientRect().width, page: document.documentElement.clientWidth };
+  });
+  assert.ok(sizes.name <= sizes.line * 1.2, `the side name on one line: ${JSON.stringify(sizes)}`);
+  assert.ok(sizes.who > sizes.line * 1.5, `the nickname wraps: ${JSON.stringify(sizes)}`);
+  assert.ok(sizes.list <= sizes.page, `no sideways scrolling: ${JSON.stringify(sizes)}`);
   check();
   await context.close();
 });

@@ -510,6 +510,8 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
             (Some("error"), Some("malformed_json")),
             "{bad}"
         );
+        // A message refused before it reaches the room still says the game's version.
+        assert_eq!((&answer["version"], &answer["game_version"]), (&room["version"], &version), "{bad}");
     }
     assert_eq!(sync_all(&mut players, &code).await, room);
     // A field the message's type does not have is refused naming it (`id` and `token` are
@@ -544,6 +546,7 @@ async fn forged_and_misdirected_commands_are_refused_and_change_nothing() {
         assert!(message.starts_with("the message is not the expected JSON: "), "{message}");
         assert_eq!((answer["status"].clone(), answer["command"].clone()), (json!(400), command), "{bad}");
         assert_eq!(answer["version"], room["version"], "{bad}");
+        assert_eq!(answer["game_version"], version, "{bad}");
         assert_eq!(answer["id"], echoed_id(&bad), "{bad}");
     }
     // A `hello` with a field of the wrong type, on a connection of its own (the players' are

@@ -96,6 +96,8 @@ pub struct Joined {
 pub struct Shared {
     /// The room's current version.
     pub version: AtomicU64,
+    /// The current game's version plus one; 0 while there is no game (the lobby).
+    pub game_version: AtomicU64,
     /// The entry of `GET /api/rooms` while the room is public, in the lobby and has an open seat.
     pub listing: std::sync::Mutex<Option<Value>>,
     /// How often the room's timer has woken its task (each wake-up has something to do).
@@ -224,7 +226,7 @@ impl Room {
     fn with_state(app: AppState, config: RoomConfig, state: RoomState, version: u64, saved: String) -> Room {
         let seats = state.seats.len();
         let fence = app.cluster.as_ref().and_then(|c| c.fence(&crate::cluster::room_key(&state.settings.code)));
-        Room {
+        let room = Room {
             app,
             config,
             shared: Arc::new(Shared::default()),
@@ -238,7 +240,10 @@ impl Room {
             sent: None,
             published: None,
             fence,
-        }
+        };
+        // A room rebuilt after a restart starts at its stored versions.
+        room.publish_versions();
+        room
     }
 
     /// A room's settings from the server's room configuration: private, no turn timer, created
@@ -497,11 +502,19 @@ impl Room {
         while self.log.len() > self.config.catch_up {
             self.log.pop_front();
         }
-        self.shared.version.store(self.version, Ordering::Relaxed);
+        self.publish_versions();
         if let Ok(mut listing) = self.shared.listing.lock() {
             *listing = self.state.listing();
         }
         events
+    }
+
+    /// Lets the connections' tasks read the room's and the game's versions (they answer the
+    /// messages they refuse themselves with both).
+    fn publish_versions(&self) {
+        self.shared.version.store(self.version, Ordering::Relaxed);
+        let game = self.state.game.as_ref().map_or(0, |g| g.version() + 1);
+        self.shared.game_version.store(game, Ordering::Relaxed);
     }
 
     /// An `events` message from version `from` to the current one with the whole snapshot.

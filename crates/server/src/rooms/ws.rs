@@ -52,10 +52,13 @@ pub async fn upgrade(
 
 /// An `error` answered by the session itself (before the room sees the message); `command` is
 /// the message's `type` when it is a string, `id` its `id` when that is a valid one.
-fn error_text(code: &str, message: &str, command: Option<&str>, id: Option<&Value>, version: u64) -> Message {
+fn error_text(code: &str, message: &str, command: Option<&str>, id: Option<&Value>, shared: &Shared) -> Message {
+    let version = shared.version.load(Ordering::Relaxed);
+    // 0: no game; otherwise its version plus one (`Shared::game_version`).
+    let game_version = shared.game_version.load(Ordering::Relaxed).checked_sub(1);
     Message::Text(
         json!({"type": "error", "code": code, "message": message, "status": 400, "command": command, "id": id,
-               "version": version, "game_version": null})
+               "version": version, "game_version": game_version})
         .to_string()
         .into(),
     )
@@ -112,7 +115,6 @@ async fn session(
                     }
                     None => break,
                 };
-                let version = shared.version.load(Ordering::Relaxed);
                 let refusal = if !limiter.take() {
                     Some(("rate_limited", config.rate_limit().refusal()))
                 } else if text.len() > config.max_message_bytes {
@@ -124,7 +126,7 @@ async fn session(
                     None
                 };
                 if let Some((code, message)) = refusal {
-                    if socket.send(error_text(code, &message, None, None, version)).await.is_err() { break }
+                    if socket.send(error_text(code, &message, None, None, &shared)).await.is_err() { break }
                     if limiter.strike() {
                         // Answers to the messages already accepted go out first: never silence.
                         drain(&mut socket, &mut outbox).await;
@@ -153,7 +155,7 @@ async fn session(
                         if message.contains("unknown field") {
                             message.push_str("; every message may also carry `id`, and a command `token`");
                         }
-                        if socket.send(error_text(error.code, &message, command.as_deref(), id, version)).await.is_err() { break }
+                        if socket.send(error_text(error.code, &message, command.as_deref(), id, &shared)).await.is_err() { break }
                     }
                 }
             }

@@ -20,7 +20,10 @@ const POLL_MS = 300;
  */
 function labError(e) {
   const code = e?.code;
-  return code && has(`lab.error.${code}`) ? t(`lab.error.${code}`) : errorText(e);
+  const text = code && has(`lab.error.${code}`) ? t(`lab.error.${code}`) : errorText(e);
+  // Bad rules: the server's message names the option and what it allows (the catalogue's
+  // note), which a designer needs to fix it.
+  return code === 'bad_rules' && e?.message ? `${text} ${t('replay.server_says')} ${e.message}` : text;
 }
 
 /**
@@ -316,10 +319,19 @@ export async function labPage(view) {
       if (info.players.allowed.length > 1) body.players = players;
       const seed = seedValue(seedInput.value);
       if (seed !== undefined) body.seed = seed;
+      // One run per press: the button waits for the server's answer (a second press would be
+      // refused as a run already going).
+      const button = /** @type {HTMLButtonElement | null} */ (formBox.querySelector('#lab-start'));
+      if (button) button.disabled = true;
       try {
         showRun(await api('POST', '/api/lab/runs', body));
       } catch (err) {
         error.textContent = labError(err);
+        // A finished run's report is not this request's: it goes with the refusal (a run still
+        // going, the reason for a 409, stays in view).
+        if (/** @type {any} */ (err)?.status !== 409) replace(runBox);
+      } finally {
+        if (button) button.disabled = false;
       }
     }
 

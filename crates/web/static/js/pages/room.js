@@ -313,7 +313,7 @@ export async function roomPage(view, rawCode) {
           h('span', { class: 'seat-name', text: module.seatName(s.name) }),
           h('span', { class: 'seat-who', text: s.name === mine ? `${t('play.you')} · ${seatState(s)}` : seatState(s) }),
           s.kind === 'human' && !s.connected && mine === room.host && s.name !== mine && !s.cpu_playing && room.status === 'playing'
-            ? h('button', { type: 'button', class: 'small', text: t('room.hand_to_cpu'), on: { click: () => command({ type: 'hand_to_cpu', seat: s.name }) } })
+            ? handToCpuButton(s)
             : null,
         ),
       ),
@@ -328,6 +328,29 @@ export async function roomPage(view, rawCode) {
       room.deadline && room.status === 'playing' ? h('span', { class: 'hint', id: 'deadline', dataset: { deadline: room.deadline } }) : null,
     );
     drawOffer(offer ?? null, playing && offer !== mine);
+  }
+
+  /**
+   * The host's button that hands an away player's seat to the computer. The server allows it
+   * once the seat has been away for the room's grace period (`docs/api.md`, `hand_to_cpu`):
+   * until then the button is disabled and counts down (the timer below keeps it current).
+   * @param {any} s the seat
+   */
+  function handToCpuButton(s) {
+    const readyAt = s.away_since != null ? s.away_since + (state.room?.grace_seconds ?? 0) * 1000 : 0;
+    const button = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: ['small', 'hand-to-cpu'], dataset: { readyAt }, on: { click: () => command({ type: 'hand_to_cpu', seat: s.name }) } }));
+    updateHandToCpu(button);
+    return button;
+  }
+
+  /**
+   * Sets a hand-to-computer button's text and whether it may be pressed from its `data-ready-at`.
+   * @param {HTMLButtonElement} button
+   */
+  function updateHandToCpu(button) {
+    const left = Math.ceil((Number(button.dataset.readyAt) - Date.now()) / 1000);
+    button.disabled = left > 0;
+    button.textContent = left > 0 ? t('room.hand_to_cpu_in', { s: left }) : t('room.hand_to_cpu');
   }
 
   /**
@@ -516,8 +539,9 @@ export async function roomPage(view, rawCode) {
   }
 
   render();
-  // A countdown for the turn timer.
+  // Countdowns: the turn timer's, and the wait before an away seat can go to the computer.
   const timer = setInterval(() => {
+    view.querySelectorAll('button.hand-to-cpu').forEach((b) => updateHandToCpu(/** @type {HTMLButtonElement} */ (b)));
     const el = /** @type {HTMLElement | null} */ (view.querySelector('#deadline'));
     if (!el) return;
     const left = Math.max(0, Math.round((Number(el.dataset.deadline) - Date.now()) / 1000));
