@@ -196,6 +196,27 @@ test('a team game: seats A1, B1, A2, B2 and team trays; Korean terms on the boar
   await context.close();
 });
 
+test('a nak: the stick that left the mat does not cover the throw\'s name', async () => {
+  // The last throw as the panel draws it (games/yut.js: the sticks, then the name) for a nak,
+  // in Korean on a phone: no stick's box (turned as drawn) reaches the name's.
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE, locale: 'ko-KR' });
+  await page.goto(`${env.server.url}?pace=0#/`);
+  const boxes = await page.evaluate(() => {
+    const last = document.body.appendChild(document.createElement('div'));
+    last.className = 'yut-last';
+    const stick = '<span class="yut-stick round"><span class="x"></span><span class="x"></span><span class="x"></span></span>';
+    last.innerHTML = `<div class="yut-sticks nak">${stick.repeat(4)}</div><span class="yut-last-name">낙</span>`;
+    const rect = (/** @type {Element} */ e) => e.getBoundingClientRect().toJSON();
+    return { sticks: [...last.querySelectorAll('.yut-stick')].map(rect), name: rect(/** @type {Element} */ (last.querySelector('.yut-last-name'))) };
+  });
+  for (const s of boxes.sticks) {
+    const apart = s.right <= boxes.name.left || s.left >= boxes.name.right || s.bottom <= boxes.name.top || s.top >= boxes.name.bottom;
+    assert.ok(apart, `a stick over the name: ${JSON.stringify(s)} / ${JSON.stringify(boxes.name)}`);
+  }
+  check();
+  await context.close();
+});
+
 test('the rules page explains the throws and every option, in both languages', async () => {
   const { page, check, context } = await newPage(env.browser, { viewport: PHONE });
   await page.goto(`${env.server.url}?lang=en#/rules/yut`);

@@ -138,18 +138,41 @@ pub enum Finish {
     Ranking,
 }
 
+/// A fraction option's value as written in a `rules` object: a string (`"1/2"`, checked by
+/// [`Fraction::parse`]), or nothing. Anything else, a number above all (`0.5`), is refused
+/// saying how a fraction is written, where serde would say only that a string was expected.
+fn fraction_text<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    struct Text;
+    impl serde::de::Visitor<'_> for Text {
+        type Value = String;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a fraction written as a string, such as \"1/2\"")
+        }
+        fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<String, E> {
+            Ok(value.to_owned())
+        }
+    }
+    struct FractionText(String);
+    impl<'de> Deserialize<'de> for FractionText {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            deserializer.deserialize_str(Text).map(FractionText)
+        }
+    }
+    Ok(Option::<FractionText>::deserialize(deserializer)?.map(|text| text.0))
+}
+
 /// The `rules` object of a Yut record. Every key is optional.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct YutOptions {
     /// Probability that a stick lands flat side up, `"a/b"` strictly between 0 and 1 (default `"1/2"`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "fraction_text", skip_serializing_if = "Option::is_none")]
     pub stick_flat: Option<String>,
     /// One stick is marked: a do on it is a back-do (default `true`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backdo: Option<bool>,
     /// Probability of a nak, `"a/b"` in `[0, 1)` (default `"1/100"`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "fraction_text", skip_serializing_if = "Option::is_none")]
     pub nak: Option<String>,
     /// `void_set` (default) or `void_throw`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

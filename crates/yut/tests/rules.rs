@@ -1926,6 +1926,26 @@ fn fraction_rule_values_are_refused_for_the_problem_they_have() {
     }
 }
 
+/// A fraction given as a JSON number (`0.5`) is refused saying how a fraction is written, and
+/// `null` is an option left out, as for every option.
+#[test]
+fn a_fraction_written_as_a_number_is_refused_saying_how_to_write_it() {
+    for (value, shown) in
+        [(json!(0.5), "floating point `0.5`"), (json!(1), "integer `1`"), (json!(true), "boolean `true`")]
+    {
+        for key in ["nak", "stick_flat"] {
+            let error = serde_json::from_value::<YutOptions>(json!({ key: value })).expect_err("a number is refused");
+            assert_eq!(
+                error.to_string(),
+                format!("invalid type: {shown}, expected a fraction written as a string, such as \"1/2\""),
+                "{key}"
+            );
+        }
+    }
+    let options: YutOptions = serde_json::from_value(json!({"nak": null, "stick_flat": "3/5"})).expect("null and text");
+    assert_eq!((options.nak, options.stick_flat.as_deref()), (None, Some("3/5")));
+}
+
 /// Seeds 000 and 001: every player presses the throw button, in the ceremony too; spec yut.md
 /// "Who goes first": a team throws "by its first player". The thrower is who throws: in the
 /// seed example's first round A, B, C, D in seat order, then only the tied C and D; during play
