@@ -211,6 +211,10 @@ async fn catch_up(state: &AppState, slot: &Slot, player: &str, from: Option<u64>
 async fn session(state: AppState, slot: Arc<Slot>, player: String, id: String, mut socket: WebSocket) {
     let mut changes = slot.changes.subscribe();
     let mut shutdown = state.shutdown.clone();
+    // One future for the whole connection, as a room's connection waits (`rooms::ws`).
+    let mut shutdown = std::pin::pin!(async move {
+        let _ = shutdown.changed().await;
+    });
     let mut gone = slot.gone.subscribe();
     // Taken over between loading and the upgrade: the client reconnects to the new owner.
     if *gone.borrow_and_update() {
@@ -331,7 +335,7 @@ async fn session(state: AppState, slot: Arc<Slot>, player: String, id: String, m
                     if !send(&mut socket, &message).await { break }
                 }
             }
-            _ = shutdown.changed() => {
+            () = &mut shutdown => {
                 let _ = socket.send(Message::Close(None)).await;
                 break;
             }
