@@ -89,13 +89,7 @@ async fn session(
         close(&mut socket, 1001, "the room has closed").await;
         return;
     }
-    let mut shutdown = state.shutdown.clone();
-    // The server's shutdown, waited for by one future for the whole connection: made once, not
-    // again at every message (registering and removing its waiter at each turn of the loop was
-    // about 2 % of a room's CPU per move).
-    let mut shutdown = std::pin::pin!(async move {
-        let _ = shutdown.changed().await;
-    });
+    let mut shutdown = std::pin::pin!(crate::ws::shutting_down(state.shutdown.clone()));
     let mut limiter = Limiter::new(config.rate_limit());
     loop {
         tokio::select! {
