@@ -4,7 +4,7 @@
 
 use madang_bots::{Bot, Roster, chances_from};
 use madang_core::{Game, Outcome, Turn, Weight};
-use madang_seed::{Seed, Stream, draw_weighted};
+use madang_seed::{Seed, Stream, draw_chance};
 use rayon::prelude::*;
 
 /// The z value of a two-sided 95 % interval.
@@ -212,13 +212,10 @@ impl Playouts {
             }
             let action = match turn {
                 Turn::Terminal => return result_values(game.outcome(&state).as_ref(), sides),
-                Turn::Chance => {
-                    let outcomes = game.chance_outcomes_in(&state, &mut outcomes);
-                    match draw_weighted(&mut chance, outcomes.iter().map(|(_, w)| *w)) {
-                        Some(i) => outcomes[i].0,
-                        None => break,
-                    }
-                }
+                Turn::Chance => match draw_chance(game, &state, &mut outcomes, &mut chance) {
+                    Some(action) => action,
+                    None => break,
+                },
                 Turn::Seat(seat) => {
                     game.legal_actions(&state, &mut legal);
                     match (legal.len(), bots.get_mut(seat), streams.get_mut(seat)) {

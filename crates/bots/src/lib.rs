@@ -200,13 +200,10 @@ pub fn play_game<G: Roster>(
     while history.len() < limit {
         let action = match game.turn(&state) {
             madang_core::Turn::Terminal => break,
-            madang_core::Turn::Chance => {
-                game.chance_outcomes(&state, &mut outcomes);
-                match madang_seed::draw_weighted(&mut chance, outcomes.iter().map(|(_, w)| *w)) {
-                    Some(i) => outcomes[i].0,
-                    None => break,
-                }
-            }
+            madang_core::Turn::Chance => match madang_seed::draw_chance(game, &state, &mut outcomes, &mut chance) {
+                Some(action) => action,
+                None => break,
+            },
             madang_core::Turn::Seat(s) => {
                 game.legal_actions(&state, &mut legal);
                 if legal.is_empty() {

@@ -9,7 +9,10 @@
 //!   turn's seat exists and is the mover ([`madang_core::Game::mover`]);
 //! - chance nodes: outcomes non-empty, sorted strictly ascending, every weight positive, total
 //!   weight within `u64`; [`madang_core::Game::chance_outcomes_in`] gives the same list (at
-//!   every node); the thrower ([`madang_core::Game::thrower`]), when there is one, is a
+//!   every node), and so does [`madang_core::Game::chance_table`] when the node has one, whose
+//!   total is the weights' sum, whose look-up gives step 5's outcome on each side of every
+//!   cumulative weight, and whose draw ([`madang_seed::draw_chance`]) is [`draw_weighted`]'s
+//!   outcome after reading the same words; the thrower ([`madang_core::Game::thrower`]), when there is one, is a
 //!   seat, and it is the mover whenever there is a mover (a turn's roll is the mover's own);
 //! - decision and terminal nodes have no thrower;
 //! - terminal nodes: no legal action, no chance outcome, an outcome present, no mover;
@@ -28,8 +31,8 @@
 use std::collections::BTreeSet;
 use std::fmt::Debug;
 
-use madang_core::{Game, Turn};
-use madang_seed::{CHANCE, Seed, bot_stream_name, draw_weighted, sim_game_seed, uniform_below};
+use madang_core::{Game, Turn, Weight};
+use madang_seed::{CHANCE, Seed, Stream, bot_stream_name, draw_chance, draw_weighted, sim_game_seed, uniform_below};
 
 /// How many games to play and how hard to look.
 #[derive(Clone, Copy, Debug)]
@@ -164,10 +167,23 @@ pub fn check_random_playouts<G: Game>(game: &G, config: PlayoutConfig) -> Playou
                     if outcomes.iter().any(|(_, w)| *w == 0) || total.is_none() {
                         fail::<G>(game_index, &history, format!("bad chance weights {outcomes:?}"));
                     }
-                    match draw_weighted(&mut chance, outcomes.iter().map(|(_, w)| *w)) {
+                    let by_table = check_chance_table(game, game_index, &history, &state, &outcomes, &chance);
+                    let action = match draw_weighted(&mut chance, outcomes.iter().map(|(_, w)| *w)) {
                         Some(i) => outcomes[i].0,
                         None => fail::<G>(game_index, &history, "weights cannot be drawn"),
+                    };
+                    if let Some((drawn, after)) = by_table
+                        && (drawn != action || after != chance)
+                    {
+                        fail::<G>(
+                            game_index,
+                            &history,
+                            format!(
+                                "the chance table drew {drawn} where the weights draw {action}, or read other words"
+                            ),
+                        );
                     }
+                    action
                 }
                 Turn::Seat(seat) => {
                     if game.thrower(&state).is_some() {
@@ -235,6 +251,49 @@ fn check_event<G: Game>(game_index: u64, history: &[G::Action], event: &G::Event
         fail::<G>(game_index, history, format!("event {kind} has no text"));
     }
     kind
+}
+
+/// Checks the node's [`Game::chance_table`] against its outcome list (step 5 of
+/// `docs/randomness.md` worked out on the list itself) and returns its draw from a copy of
+/// `chance` with the copy after it, for the caller to compare with [`draw_weighted`]'s.
+fn check_chance_table<G: Game>(
+    game: &G,
+    game_index: u64,
+    history: &[G::Action],
+    state: &G::State,
+    outcomes: &[(G::Action, Weight)],
+    chance: &Stream,
+) -> Option<(G::Action, Stream)> {
+    let table = game.chance_table(state)?;
+    if table.outcomes() != outcomes {
+        fail::<G>(game_index, history, format!("chance table {:?} differs from the outcomes", table.outcomes()));
+    }
+    let total = outcomes.iter().map(|(_, w)| *w).sum::<Weight>();
+    if table.total() != Some(total) {
+        fail::<G>(
+            game_index,
+            history,
+            format!("chance table total {:?}, the weights add up to {total}", table.total()),
+        );
+    }
+    // Outcome i is drawn by every u from its cumulative weight before it up to one below its own.
+    let mut below = 0;
+    for (i, (_, w)) in outcomes.iter().enumerate() {
+        for u in [below, below + w - 1] {
+            if table.pick(u) != i {
+                fail::<G>(
+                    game_index,
+                    history,
+                    format!("chance table picks {} for the draw {u}, not {i}", table.pick(u)),
+                );
+            }
+        }
+        below += w;
+    }
+    let mut copy = chance.clone();
+    let drawn = draw_chance(game, state, &mut Vec::new(), &mut copy)
+        .unwrap_or_else(|| fail::<G>(game_index, history, "the chance table cannot be drawn from"));
+    Some((drawn, copy))
 }
 
 fn check_node_basics<G: Game>(game: &G, game_index: u64, history: &[G::Action], state: &G::State) {

@@ -24,6 +24,76 @@ use serde::{Deserialize, Serialize};
 /// must fit in a `u64`).
 pub type Weight = u64;
 
+/// A chance node's outcomes that a game keeps as one fixed list (Ur's dice, Yut's throw, a die),
+/// with what drawing from it needs worked out once: the total weight, and for totals up to
+/// [`ChanceTable::INDEXED_TOTAL`] the outcome of every draw below the total.
+///
+/// The draw itself is the spec's (`docs/randomness.md`, step 5): a uniform integer `u` below
+/// the total, then the first outcome `i` with `u < w_0 + … + w_i`. [`ChanceTable::pick`] gives
+/// that `i` by a look-up where the loop over the cumulative weights would take a branch or a
+/// count per outcome at every roll. The list's own rules (positive weights, a total within
+/// `u64`) are the node's ([`Game::chance_outcomes`]); a table that breaks them says so in
+/// [`ChanceTable::total`], which is then `None`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChanceTable<A> {
+    outcomes: Vec<(A, Weight)>,
+    /// The weights' sum; `None` when a weight is 0, the list is empty or the sum passes `u64`.
+    total: Option<Weight>,
+    /// Entry `u` is the outcome drawn by `u` (empty when the total is above
+    /// [`ChanceTable::INDEXED_TOTAL`] or there are more than 256 outcomes).
+    by_draw: Box<[u8]>,
+}
+
+impl<A> ChanceTable<A> {
+    /// The largest total whose draws are looked up rather than counted: 4,096 one-byte
+    /// entries. It covers the dice of Ur, Ludo and Seven Dice Poker and Yut's throw under its
+    /// default rules (a total of 1,600); Yut's large fractions (totals up to 10^15) are counted.
+    pub const INDEXED_TOTAL: Weight = 4096;
+
+    /// The table of `outcomes`, in the node's order (sorted by action, as
+    /// [`Game::chance_outcomes`] lists them).
+    pub fn new(outcomes: Vec<(A, Weight)>) -> ChanceTable<A> {
+        let total = outcomes
+            .iter()
+            .try_fold(0 as Weight, |sum, (_, w)| if *w == 0 { None } else { sum.checked_add(*w) })
+            .filter(|total| *total > 0);
+        let by_draw = match total {
+            Some(total) if total <= Self::INDEXED_TOTAL && outcomes.len() <= 256 => {
+                outcomes.iter().enumerate().flat_map(|(i, (_, w))| std::iter::repeat_n(i as u8, *w as usize)).collect()
+            }
+            _ => Box::default(),
+        };
+        ChanceTable { outcomes, total, by_draw }
+    }
+
+    /// The outcomes with their weights, in the node's order.
+    pub fn outcomes(&self) -> &[(A, Weight)] {
+        &self.outcomes
+    }
+
+    /// The sum of the weights, the bound of the uniform draw; `None` when the list cannot be
+    /// drawn from (a weight of 0, no outcome, or a sum beyond `u64`).
+    pub fn total(&self) -> Option<Weight> {
+        self.total
+    }
+
+    /// Index of the outcome that the draw `u` (below [`ChanceTable::total`]) selects: the first
+    /// whose cumulative weight is above `u`. A `u` at or above the total gives the last index.
+    #[inline]
+    pub fn pick(&self, u: Weight) -> usize {
+        if u < self.by_draw.len() as Weight {
+            return usize::from(self.by_draw[u as usize]);
+        }
+        // The number of cumulative weights at or below `u` (no branch on the draw).
+        let (mut cumulative, mut index) = (0 as Weight, 0);
+        for (_, w) in &self.outcomes {
+            cumulative = cumulative.saturating_add(*w);
+            index += usize::from(u >= cumulative);
+        }
+        index.min(self.outcomes.len().saturating_sub(1))
+    }
+}
+
 /// Whose turn it is at a state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Turn {
@@ -421,18 +491,32 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// elsewhere. `out` is cleared first.
     fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(Self::Action, Weight)>);
 
-    /// [`Game::chance_outcomes`] as a slice: the game's own table when it keeps the node's
-    /// outcomes in one (Ur's dice, Yut's throw), else `scratch` filled by `chance_outcomes`.
-    /// Playouts draw from it without copying the list; the conformance kit checks that it is
-    /// `chance_outcomes`' list at every node. What `scratch` holds afterwards is unspecified
-    /// (a game that returns its own table leaves it as it was): read the returned slice.
+    /// At a chance node whose outcomes are one of the game's fixed lists (Ur's dice, Yut's
+    /// throw, a die), that list as a [`ChanceTable`]; `None` at other nodes and for a node whose
+    /// list the game builds each time. Playouts draw from it without adding up the weights at
+    /// every roll (`madang_seed::draw_chance`); the conformance kit checks at every node that it
+    /// is [`Game::chance_outcomes`]' list and that its draws are step 5's.
+    fn chance_table(&self, _state: &Self::State) -> Option<&ChanceTable<Self::Action>> {
+        None
+    }
+
+    /// [`Game::chance_outcomes`] as a slice: the [`Game::chance_table`]'s list when the node
+    /// has one, else `scratch` filled by `chance_outcomes`. Searches walk it without copying
+    /// the list; the conformance kit checks that it is `chance_outcomes`' list at every node.
+    /// What `scratch` holds afterwards is unspecified (a node with a table leaves it as it
+    /// was): read the returned slice.
     fn chance_outcomes_in<'a>(
         &'a self,
         state: &Self::State,
         scratch: &'a mut Vec<(Self::Action, Weight)>,
     ) -> &'a [(Self::Action, Weight)] {
-        self.chance_outcomes(state, scratch);
-        scratch
+        match self.chance_table(state) {
+            Some(table) => table.outcomes(),
+            None => {
+                self.chance_outcomes(state, scratch);
+                scratch
+            }
+        }
     }
 
     /// At a decision node, every legal action, sorted ascending and unique; empty elsewhere.
@@ -492,7 +576,44 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
 #[cfg(test)]
 mod tests {
-    use super::echo_quoted;
+    use super::{ChanceTable, echo_quoted};
+
+    /// Four binary dice (Ur's Finkel rolls, weights 1, 4, 6, 4, 1 out of 16): the draws 0-15
+    /// select, by step 5 of `docs/randomness.md` worked out by hand, roll 0 for 0, roll 1 for
+    /// 1-4, roll 2 for 5-10, roll 3 for 11-14 and roll 4 for 15.
+    #[test]
+    fn a_table_picks_the_first_outcome_whose_cumulative_weight_is_above_the_draw() {
+        let table = ChanceTable::new(vec![(0u8, 1), (1, 4), (2, 6), (3, 4), (4, 1)]);
+        assert_eq!(table.total(), Some(16));
+        let picks: Vec<usize> = (0..16).map(|u| table.pick(u)).collect();
+        assert_eq!(picks, [0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 4]);
+    }
+
+    /// Above the indexed size the draw is counted, with the same answers: weights 3, 2^40 and
+    /// 5 (a total of 2^40 + 8) put draws 0-2 on the first, 3 to 2^40 + 2 on the second and the
+    /// last five on the third.
+    #[test]
+    fn a_large_total_is_counted_with_the_same_rule() {
+        let big: u64 = 1 << 40;
+        let table = ChanceTable::new(vec![('a', 3), ('b', big), ('c', 5)]);
+        assert_eq!(table.total(), Some(big + 8));
+        for (u, expected) in [(0, 0), (2, 0), (3, 1), (big + 2, 1), (big + 3, 2), (big + 7, 2)] {
+            assert_eq!(table.pick(u), expected, "draw {u}");
+        }
+        // Just above the indexed size, counted too.
+        let table = ChanceTable::new(vec![('a', ChanceTable::<char>::INDEXED_TOTAL), ('b', 1)]);
+        assert_eq!(table.pick(ChanceTable::<char>::INDEXED_TOTAL - 1), 0);
+        assert_eq!(table.pick(ChanceTable::<char>::INDEXED_TOTAL), 1);
+    }
+
+    /// A list that step 5 cannot draw from has no total: a weight of 0, no outcome, or a sum
+    /// beyond `u64`.
+    #[test]
+    fn a_list_that_cannot_be_drawn_from_has_no_total() {
+        assert_eq!(ChanceTable::new(vec![('a', 1), ('b', 0)]).total(), None);
+        assert_eq!(ChanceTable::<char>::new(Vec::new()).total(), None);
+        assert_eq!(ChanceTable::new(vec![('a', u64::MAX), ('b', 1)]).total(), None);
+    }
 
     /// A number's reason repeats at most 64 of its characters (api.md, "Errors"), however long.
     #[test]

@@ -13,8 +13,9 @@ mod hand;
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::LazyLock;
 
-use madang_core::{EventKind, EventSink, Game, NotationError, Outcome, RulesError, Turn, Weight};
+use madang_core::{ChanceTable, EventKind, EventSink, Game, NotationError, Outcome, RulesError, Turn, Weight};
 use serde::{Deserialize, Serialize};
 
 pub use board::{Board, BoardKind, CELLS, MAX_GRID, default_layout};
@@ -749,9 +750,16 @@ impl Game for DicePoker {
 
     fn chance_outcomes(&self, state: &PokerState, out: &mut Vec<(PokerAction, Weight)>) {
         out.clear();
-        if matches!(state.phase, Phase::RollOff { .. } | Phase::Roll) {
-            out.extend((1..=6).map(|n| (PokerAction::Roll(n), 1)));
+        if let Some(die) = self.chance_table(state) {
+            out.extend_from_slice(die.outcomes());
         }
+    }
+
+    fn chance_table(&self, state: &PokerState) -> Option<&ChanceTable<PokerAction>> {
+        /// One fair die: `roll 1` to `roll 6`, weight 1 each.
+        static DIE: LazyLock<ChanceTable<PokerAction>> =
+            LazyLock::new(|| ChanceTable::new((1..=6).map(|n| (PokerAction::Roll(n), 1)).collect()));
+        matches!(state.phase, Phase::RollOff { .. } | Phase::Roll).then(|| &*DIE)
     }
 
     fn legal_actions(&self, state: &PokerState, out: &mut Vec<PokerAction>) {

@@ -111,7 +111,7 @@ impl serde::Serialize for Event {
 
 use madang_bots::{BotError, Roster};
 use madang_core::{Game, Outcome, Turn};
-use madang_seed::{CHANCE, Seed, Stream, draw_weighted};
+use madang_seed::{CHANCE, Seed, Stream, draw_chance};
 use serde_json::{Value, json};
 
 /// The names of the games this build knows, as written in records.
@@ -245,10 +245,7 @@ impl<G: Roster> Match for GameMatch<G> {
     }
 
     fn draw_chance(&self, stream: &mut Stream) -> Option<String> {
-        let mut outcomes = Vec::new();
-        self.game.chance_outcomes(&self.state, &mut outcomes);
-        let i = draw_weighted(stream, outcomes.iter().map(|(_, w)| *w))?;
-        Some(outcomes[i].0.to_string())
+        draw_chance(&self.game, &self.state, &mut Vec::new(), stream).map(|action| action.to_string())
     }
 
     fn legal(&self) -> Vec<String> {

@@ -659,7 +659,9 @@ mod tests {
         fn chance_outcomes(&self, state: &Option<u8>, out: &mut Vec<(Flip, madang_core::Weight)>) {
             out.clear();
             if state.is_none() {
-                out.extend([(Flip(0), self.heads), (Flip(1), 100 - self.heads)]);
+                // Every outcome with a positive weight (the engine model's rule): a sure coin
+                // lists one side.
+                out.extend([(Flip(0), self.heads), (Flip(1), 100 - self.heads)].into_iter().filter(|(_, w)| *w > 0));
             }
         }
         fn legal_actions(&self, _state: &Option<u8>, out: &mut Vec<Flip>) {

@@ -18,8 +18,9 @@ mod board;
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::LazyLock;
 
-use madang_core::{EventKind, EventSink, Game, NotationError, Outcome, RulesError, Turn, Weight};
+use madang_core::{ChanceTable, EventKind, EventSink, Game, NotationError, Outcome, RulesError, Turn, Weight};
 use serde::{Deserialize, Serialize};
 
 pub use board::{
@@ -872,18 +873,17 @@ impl Game for Ludo {
     }
 
     fn chance_outcomes(&self, state: &LudoState, out: &mut Vec<(LudoAction, Weight)>) {
-        const DIE: [(LudoAction, Weight); 6] = [
-            (LudoAction::Roll(1), 1),
-            (LudoAction::Roll(2), 1),
-            (LudoAction::Roll(3), 1),
-            (LudoAction::Roll(4), 1),
-            (LudoAction::Roll(5), 1),
-            (LudoAction::Roll(6), 1),
-        ];
         out.clear();
-        if state.phase == Phase::Roll {
-            out.extend_from_slice(&DIE);
+        if let Some(die) = self.chance_table(state) {
+            out.extend_from_slice(die.outcomes());
         }
+    }
+
+    fn chance_table(&self, state: &LudoState) -> Option<&ChanceTable<LudoAction>> {
+        /// One fair die: `roll 1` to `roll 6`, weight 1 each.
+        static DIE: LazyLock<ChanceTable<LudoAction>> =
+            LazyLock::new(|| ChanceTable::new((1..=6).map(|n| (LudoAction::Roll(n), 1)).collect()));
+        (state.phase == Phase::Roll).then(|| &*DIE)
     }
 
     fn legal_actions(&self, state: &LudoState, out: &mut Vec<LudoAction>) {

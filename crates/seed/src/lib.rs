@@ -28,6 +28,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use madang_core::{Game, Weight};
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use sha2::{Digest, Sha256};
@@ -208,6 +209,39 @@ pub fn uniform_below_u64(stream: &mut Stream, n: u64) -> u64 {
     }
 }
 
+/// The uniform integer below a chance node's total weight `total` (step 5 of the crate docs):
+/// one 32-bit word a try when `total` fits in 32 bits, two otherwise. `total` must be positive.
+#[inline]
+pub fn draw_below(stream: &mut Stream, total: u64) -> u64 {
+    match u32::try_from(total) {
+        Ok(small) => u64::from(uniform_below(stream, small)),
+        Err(_) => uniform_below_u64(stream, total),
+    }
+}
+
+/// The outcome drawn at a chance node of `game` (step 5 of the crate docs): from the node's
+/// [`Game::chance_table`] when it has one (its draws looked up, not counted), else from
+/// [`Game::chance_outcomes_in`]'s list with [`draw_weighted`]. Both read the same words and
+/// give the same outcome. `scratch` is the list's buffer for nodes without a table.
+///
+/// Returns `None` at a node that is not a chance node, or whose weights cannot be drawn from
+/// (a weight of 0 or a total beyond `u64`).
+#[inline]
+pub fn draw_chance<G: Game>(
+    game: &G,
+    state: &G::State,
+    scratch: &mut Vec<(G::Action, Weight)>,
+    stream: &mut Stream,
+) -> Option<G::Action> {
+    if let Some(table) = game.chance_table(state) {
+        let u = draw_below(stream, table.total()?);
+        return table.outcomes().get(table.pick(u)).map(|(action, _)| *action);
+    }
+    let outcomes = game.chance_outcomes_in(state, scratch);
+    let i = draw_weighted(stream, outcomes.iter().map(|(_, w)| *w))?;
+    outcomes.get(i).map(|(action, _)| *action)
+}
+
 /// Index of the outcome drawn from `weights` (step 5 of the crate docs).
 ///
 /// Returns `None` when `weights` is empty, a weight is 0 or the total exceeds `u64::MAX`.
@@ -222,10 +256,7 @@ pub fn draw_weighted(stream: &mut Stream, weights: impl Iterator<Item = u64> + C
     if total == 0 {
         return None;
     }
-    let u = match u32::try_from(total) {
-        Ok(small) => u64::from(uniform_below(stream, small)),
-        Err(_) => uniform_below_u64(stream, total),
-    };
+    let u = draw_below(stream, total);
     // The first index whose cumulative weight exceeds `u` is the number of cumulative weights
     // at or below it: counted without a branch on the draw, which a processor cannot predict
     // (`docs/playouts.md`: leaving at the first one above it was the hottest part of a random
@@ -243,6 +274,48 @@ pub fn draw_weighted(stream: &mut Stream, weights: impl Iterator<Item = u64> + C
 #[cfg(test)]
 mod tests {
     use super::*;
+    use madang_core::Game;
+
+    /// Draws through the node's chance table are step 5's, word for word: for Ur's rolls (a
+    /// looked-up total of 16), Yut's default throw (1,600) and a Yut throw whose fractions make a
+    /// total beyond 32 bits (two words a try, the draw counted), 2,000 draws from one stream each
+    /// give `draw_weighted`'s outcomes and leave the stream where it leaves it.
+    #[test]
+    fn a_draw_from_a_chance_table_is_the_weighted_draw() {
+        fn check<G: Game>(game: &G, state: &G::State, seed: u8) {
+            let table = game.chance_table(state).expect("a chance table");
+            let mut list = Vec::new();
+            game.chance_outcomes(state, &mut list);
+            let (mut by_table, mut by_weights) = (Stream::from_seed([seed; 32]), Stream::from_seed([seed; 32]));
+            let mut seen = vec![false; list.len()];
+            for _ in 0..2000 {
+                let drawn = draw_chance(game, state, &mut Vec::new(), &mut by_table);
+                let i = draw_weighted(&mut by_weights, list.iter().map(|(_, w)| *w)).expect("a draw");
+                assert_eq!(drawn, Some(list[i].0));
+                assert_eq!(by_table, by_weights, "the same words read");
+                seen[i] = true;
+            }
+            assert!(table.total().is_some());
+            // Every outcome of weight above a 20th came up (so the draws were not all one).
+            let total = table.total().unwrap_or(1);
+            assert!(list.iter().zip(&seen).all(|((_, w), seen)| *seen || *w * 20 < total), "{seen:?}");
+        }
+        let ur = madang_ur::Ur::new(&madang_ur::UrOptions::default(), None).expect("Finkel");
+        check(&ur, &ur.initial_state(), 1);
+        let yut = madang_yut::Yut::new(&madang_yut::YutOptions::default(), None).expect("default Yut");
+        let start = yut.initial_state();
+        assert_eq!(yut.chance_table(&start).and_then(|t| t.total()), Some(1600));
+        check(&yut, &start, 2);
+        let odd = madang_yut::YutOptions {
+            stick_flat: Some("499/997".into()),
+            nak: Some("1/991".into()),
+            ..madang_yut::YutOptions::default()
+        };
+        let yut = madang_yut::Yut::new(&odd, None).expect("odd fractions");
+        let start = yut.initial_state();
+        assert!(yut.chance_table(&start).and_then(|t| t.total()).is_some_and(|t| t > u64::from(u32::MAX)));
+        check(&yut, &start, 3);
+    }
 
     #[test]
     fn zero_key_stream_matches_the_chacha20_block_function_test_vector() {

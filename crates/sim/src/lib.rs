@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use madang_analysis::{Exact, Playouts, Precision, Values};
 use madang_bots::{Bot, BotError, Roster};
 use madang_core::{Outcome, Turn};
-use madang_seed::{CHANCE, Stream, bot_stream_name, draw_weighted, sim_game_seed, uniform_below};
+use madang_seed::{CHANCE, Stream, bot_stream_name, draw_chance, sim_game_seed, uniform_below};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -792,10 +792,13 @@ impl<'a, G: Roster> Runner<'a, G> {
             let action = match self.game.turn(&state) {
                 Turn::Terminal => break,
                 Turn::Chance => {
-                    let outcomes = self.game.chance_outcomes_in(&state, &mut self.outcomes);
                     length += 1;
-                    let i = draw_weighted(&mut chance, outcomes.iter().map(|(_, w)| *w)).unwrap_or(0);
-                    outcomes[i].0
+                    // Every chance node has outcomes that can be drawn (the conformance kit
+                    // checks it), so this ends the loop only on a broken engine.
+                    match draw_chance(self.game, &state, &mut self.outcomes, &mut chance) {
+                        Some(action) => action,
+                        None => break,
+                    }
                 }
                 Turn::Seat(seat) => {
                     self.game.legal_actions(&state, &mut self.legal);

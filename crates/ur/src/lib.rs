@@ -12,7 +12,7 @@ mod board;
 use std::fmt;
 use std::str::FromStr;
 
-use madang_core::{EventKind, EventSink, Game, NotationError, Outcome, RulesError, Turn};
+use madang_core::{ChanceTable, EventKind, EventSink, Game, NotationError, Outcome, RulesError, Turn};
 use serde::{Deserialize, Serialize};
 
 pub use board::{BoardData, Geometry, MAX_PATH_LEN, PathKind, ROSETTES, Tile, TileData, all_tiles, path_tiles};
@@ -49,16 +49,6 @@ impl Dice {
         match self {
             Dice::FourBinary => &[(0, 1), (1, 4), (2, 6), (3, 4), (4, 1)],
             Dice::ThreeBinaryZeroIsFour => &[(1, 3), (2, 3), (3, 1), (4, 1)],
-        }
-    }
-
-    /// [`Dice::outcomes`] as a roll's chance outcomes (`roll N` actions with their weights), so
-    /// that a chance node copies them instead of building them.
-    fn roll_actions(self) -> &'static [(UrAction, u64)] {
-        use UrAction::Roll;
-        match self {
-            Dice::FourBinary => &[(Roll(0), 1), (Roll(1), 4), (Roll(2), 6), (Roll(3), 4), (Roll(4), 1)],
-            Dice::ThreeBinaryZeroIsFour => &[(Roll(1), 3), (Roll(2), 3), (Roll(3), 1), (Roll(4), 1)],
         }
     }
 
@@ -525,6 +515,9 @@ pub struct Ur {
     /// shared ones), so a piece there makes that rosette a square `seat` cannot land on when
     /// rosettes are safe.
     guards: [u32; 2],
+    /// The roll's outcomes ([`Dice::outcomes`] as `roll N` actions), the chance table of every
+    /// roll.
+    rolls: ChanceTable<UrAction>,
 }
 
 /// Why a piece cannot move (see [`UrError`] for each).
@@ -556,7 +549,9 @@ impl Ur {
                 .filter(|&square| square != 0)
                 .fold(0u32, |bits, square| bits | 1 << square)
         });
-        Ur { settings, geometry, tiles: [path_tiles(settings.path, 0), path_tiles(settings.path, 1)], guards }
+        let rolls =
+            ChanceTable::new(settings.dice.outcomes().iter().map(|&(roll, w)| (UrAction::Roll(roll), w)).collect());
+        Ur { settings, geometry, tiles: [path_tiles(settings.path, 0), path_tiles(settings.path, 1)], guards, rolls }
     }
 
     /// The rule values in force.
@@ -758,16 +753,12 @@ impl Game for Ur {
     fn chance_outcomes(&self, state: &UrState, out: &mut Vec<(UrAction, u64)>) {
         out.clear();
         if state.phase == Phase::Roll {
-            out.extend_from_slice(self.settings.dice.roll_actions());
+            out.extend_from_slice(self.rolls.outcomes());
         }
     }
 
-    fn chance_outcomes_in<'a>(
-        &'a self,
-        state: &UrState,
-        _scratch: &'a mut Vec<(UrAction, u64)>,
-    ) -> &'a [(UrAction, u64)] {
-        if state.phase == Phase::Roll { self.settings.dice.roll_actions() } else { &[] }
+    fn chance_table(&self, state: &UrState) -> Option<&ChanceTable<UrAction>> {
+        (state.phase == Phase::Roll).then_some(&self.rolls)
     }
 
     fn legal_actions(&self, state: &UrState, out: &mut Vec<UrAction>) {

@@ -19,7 +19,7 @@ mod trail;
 use std::fmt;
 use std::str::FromStr;
 
-use madang_core::{EventKind, EventSink, Game, NotationError, Outcome, RulesError, Turn, Weight};
+use madang_core::{ChanceTable, EventKind, EventSink, Game, NotationError, Outcome, RulesError, Turn, Weight};
 use serde::{Deserialize, Serialize};
 
 pub use board::{
@@ -655,8 +655,8 @@ pub struct Yut {
     /// Chance weights in `Stick` order, zero weights included.
     weights: [Weight; 7],
     /// The throws with a weight above zero and their weights, in `Stick` order: every throw's
-    /// chance outcomes.
-    outcomes: Vec<(YutAction, Weight)>,
+    /// chance table.
+    throws: ChanceTable<YutAction>,
 }
 
 const SIDE_NAMES: [&str; 4] = ["A", "B", "C", "D"];
@@ -718,9 +718,10 @@ impl Yut {
         weights[Stick::Nak as usize] = c * b.pow(4);
         let common = weights.iter().copied().fold(0, gcd).max(1);
         let weights = weights.map(|w| w / common);
-        let outcomes =
-            Stick::ALL.iter().zip(weights).filter(|(_, w)| *w > 0).map(|(s, w)| (YutAction::Throw(*s), w)).collect();
-        Yut { settings, weights, outcomes }
+        let throws = ChanceTable::new(
+            Stick::ALL.iter().zip(weights).filter(|(_, w)| *w > 0).map(|(s, w)| (YutAction::Throw(*s), w)).collect(),
+        );
+        Yut { settings, weights, throws }
     }
 
     /// The rule values in force.
@@ -1416,17 +1417,13 @@ impl Game for Yut {
 
     fn chance_outcomes(&self, state: &YutState, out: &mut Vec<(YutAction, Weight)>) {
         out.clear();
-        if matches!(state.phase, Phase::CeremonyThrow | Phase::Throw) {
-            out.extend_from_slice(&self.outcomes);
+        if let Some(throws) = self.chance_table(state) {
+            out.extend_from_slice(throws.outcomes());
         }
     }
 
-    fn chance_outcomes_in<'a>(
-        &'a self,
-        state: &YutState,
-        _scratch: &'a mut Vec<(YutAction, Weight)>,
-    ) -> &'a [(YutAction, Weight)] {
-        if matches!(state.phase, Phase::CeremonyThrow | Phase::Throw) { &self.outcomes } else { &[] }
+    fn chance_table(&self, state: &YutState) -> Option<&ChanceTable<YutAction>> {
+        matches!(state.phase, Phase::CeremonyThrow | Phase::Throw).then_some(&self.throws)
     }
 
     fn legal_actions(&self, state: &YutState, out: &mut Vec<YutAction>) {
