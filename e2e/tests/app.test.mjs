@@ -135,6 +135,7 @@ test('a record file replays in the browser; a bad one gets a clear error', async
     'Action 2 of the record, “move 5”, cannot be played. At that point it was Light’s turn (a move), and the legal actions were: move 0.',
   );
   assert.match(await page.locator('.error .detail').textContent(), /action 1 "move 5"/);
+  assert.match(await page.locator('#record-why + p.hint').textContent(), /^The server’s words \(it counts a record’s actions from 0\): action 1/);
   await page.locator('#record-file').setInputFiles({ name: 'x.json', mimeType: 'application/json', buffer: Buffer.from('{not json') });
   await page.locator('.error', { hasText: 'not JSON' }).waitFor();
   check();

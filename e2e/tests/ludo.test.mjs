@@ -249,3 +249,33 @@ test('with animations on, rolls and moves are drawn step by step without errors'
   check();
   await context.close();
 });
+
+test("a long game's move numbers stay inside the move log on a phone", async () => {
+  // Ludo's logs reach well over a thousand entries. The log as the play page keeps it (its
+  // items numbered by version, pages/play.js) with the real CSS and dom.js's `fitNumbers`: the
+  // marker "1403. " must fit in the list's start padding, inside its border.
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE });
+  await page.goto(`${env.server.url}?pace=0#/`);
+  const sizes = await page.evaluate(async () => {
+    const { fitNumbers } = await import('/js/dom.js');
+    const log = document.body.appendChild(document.createElement('ol'));
+    log.className = 'log';
+    for (const value of [1402, 1403]) {
+      const li = log.appendChild(document.createElement('li'));
+      li.value = value;
+      li.textContent = 'Green moves piece 2: 54 → 56 (goal) · Green has all four pieces home and wins';
+    }
+    fitNumbers(log);
+    const probe = document.body.appendChild(document.createElement('span'));
+    probe.style.font = getComputedStyle(log).font;
+    probe.style.whiteSpace = 'pre';
+    probe.textContent = '1403. ';
+    const marker = probe.getBoundingClientRect().width;
+    const item = /** @type {HTMLElement} */ (log.lastElementChild);
+    const room = item.getBoundingClientRect().left - log.getBoundingClientRect().left - log.clientLeft;
+    return { marker, room };
+  });
+  assert.ok(sizes.room >= sizes.marker, `the number fits: ${JSON.stringify(sizes)}`);
+  check();
+  await context.close();
+});

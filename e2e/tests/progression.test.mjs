@@ -79,6 +79,18 @@ test('an Ur game gives experience and an achievement, shown on the results scree
   assert.equal(await page.locator('#xp-gained').textContent(), app.ko['progress.xp_gained'].replace('{xp}', String(gained)));
   await screenshot(page, 'progression-result-phone-ko');
   check();
+
+  // Someone else (a new browser, so another player) opens the same finished game: it gave
+  // them nothing because they did not play it, and the page says nothing about experience.
+  const viewer = await newPage(env.browser, { viewport: PHONE });
+  await viewer.page.goto(`${env.server.url}?pace=0#/play/${state.id}`);
+  await viewer.page.locator('#result').waitFor();
+  const answer = await viewer.page.evaluate(async (id) => (await fetch(`/api/games/${id}/progress`)).json(), state.id);
+  assert.equal(answer.played, false);
+  await viewer.page.waitForTimeout(500);
+  assert.ok(!(await viewer.page.locator('#result-progress').isVisible()));
+  assert.equal(await viewer.page.locator('#result .xp-parts, #result .level-bar').count(), 0);
+  viewer.check();
 });
 
 test("Ludo's results screen shows no experience, level or achievement", async () => {

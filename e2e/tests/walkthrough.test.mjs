@@ -242,8 +242,10 @@ test('a Korean replay reads in words, notation on request; a bad record is expla
   assert.equal(await page.locator('#board').count(), 0, 'the earlier replay is gone');
   assert.equal(
     await page.locator('#record-why').textContent(),
-    '기보의 2번째 수 “move 5”는 둘 수 없는 수입니다. 그때는 백 차례로 말을 옮길 때였고, 둘 수 있는 수는 move 0입니다.',
+    '기보의 2번째 수(“move 5”)는 둘 수 없는 수입니다. 그때는 백 차례로 말을 옮길 때였고, 둘 수 있는 수는 move 0입니다.',
   );
+  // The server's words name the action by its index, and the page says they count from 0.
+  assert.match(await page.locator('#record-why + p.hint').textContent(), /^서버의 설명\(영어, 기보의 수를 0부터 셉니다\): action 1 "move 5"/);
   await screenshot(page, 'walk-replay-bad-ko');
   check();
   await context.close();

@@ -185,9 +185,13 @@ fn text(r: &SearchReport, tables: &[(Value, Exact)]) -> String {
         r.seed,
     );
     out += &format!(
-        "budget {} games per rule set in {} batches; a rule set is dropped when its edge is clearly farther from 0 than another's \
+        "budget {} per rule set in {}; a rule set is dropped when its edge is clearly farther from 0 than another's \
          (α = {}: Wilson intervals at z = {:.3}, Bonferroni over {rule_sets} rule sets × {} looks)\n",
-        r.max_games, r.looks, r.alpha, r.z, r.looks
+        crate::count(r.max_games, "game", "games"),
+        crate::count(r.looks, "batch", "batches"),
+        r.alpha,
+        r.z,
+        r.looks
     );
     let seats = r.bots.len().max(1);
     out += &format!(
@@ -271,9 +275,9 @@ fn text(r: &SearchReport, tables: &[(Value, Exact)]) -> String {
         out += "exact first mover: its winning chance at the start under perfect play, from the solved table\n";
     }
     out += &format!(
-        "{} games in {} looks, {:.1} s on {}\n",
-        r.games_played,
-        r.looks_made,
+        "{} in {}, {:.1} s on {}\n",
+        crate::count(r.games_played, "game", "games"),
+        crate::count(r.looks_made, "look", "looks"),
         r.seconds,
         crate::threads(r.threads)
     );

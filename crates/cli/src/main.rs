@@ -157,7 +157,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             check_commitment(&text, &record)?;
             match madang_games::verify(&record) {
                 Ok(checked) => {
-                    outln!("ok: all {checked} chance outcomes are the ones the seed gives")?;
+                    let result = check_result(&text, &record)?;
+                    outln!("ok: all {checked} chance outcomes are the ones the seed gives{result}")?;
                     Ok(())
                 }
                 Err(e @ VerifyError::Mismatch { .. }) => Err(Failure { status: 1, error: e.into() }),
@@ -173,7 +174,12 @@ const MAX_THREADS: usize = 1024;
 
 /// `1 thread` or `N threads`, for the summaries.
 pub(crate) fn threads(n: usize) -> String {
-    if n == 1 { "1 thread".to_owned() } else { format!("{n} threads") }
+    count(n as u64, "thread", "threads")
+}
+
+/// `n` and the word for one or for several: `1 game`, `2 games`, `0 games`.
+pub(crate) fn count(n: u64, one: &str, several: &str) -> String {
+    if n == 1 { format!("1 {one}") } else { format!("{n} {several}") }
 }
 
 /// `--threads N`: a whole number from 1 to [`MAX_THREADS`] (negative numbers reach this check
@@ -257,6 +263,27 @@ fn read_text(file: &PathBuf) -> anyhow::Result<String> {
 
 /// A platform record's `commitment` (the SHA-256 of the seed shown while the game was played)
 /// must be the revealed seed's: otherwise the seed is not the one committed to.
+/// A record's `result`, when it states one (the server writes it), must be the one its actions
+/// and `end` give, as `madang replay` works it out: exit 1 naming both when it is not. Returns
+/// the words `verify` adds for a result checked.
+fn check_result(text: &str, record: &Record) -> Result<&'static str, Failure> {
+    let stated = serde_json::from_str::<serde_json::Value>(text).ok().and_then(|v| v.get("result").cloned());
+    let Some(stated) = stated else { return Ok("") };
+    let replayed = serde_json::to_value(madang_games::replay(record)?)?;
+    let worked_out = replayed.get("result").cloned().unwrap_or_default();
+    if stated != worked_out {
+        return Err(Failure {
+            status: 1,
+            error: anyhow::anyhow!(
+                "the record's `result` is not the one its actions give: it says {}, its actions give {}",
+                madang_core::echo(&stated.to_string()),
+                worked_out
+            ),
+        });
+    }
+    Ok(", and its `result` is the one its actions give")
+}
+
 fn check_commitment(text: &str, record: &Record) -> Result<(), Failure> {
     let Some(seed) = record.seed else { return Ok(()) };
     let committed = serde_json::from_str::<serde_json::Value>(text)

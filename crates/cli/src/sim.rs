@@ -453,17 +453,17 @@ fn rate_lines(title: &str, rates: &[Rate]) -> String {
 
 fn text_report(r: &SimReport) -> String {
     let mut out = format!(
-        "{}: {} games, seed {}, bots {}{}{}\n",
+        "{}: {}, seed {}, bots {}{}{}\n",
         r.game,
-        r.games,
+        crate::count(r.games, "game", "games"),
         r.seed,
         r.bots.join(","),
         if r.rotate_seats { " (seats rotated)" } else { "" },
         r.shard.map_or(String::new(), |s| format!(
-            " (shard {}/{} of a run of {} games: games {}-{})",
+            " (shard {}/{} of a run of {}: games {}-{})",
             s.shard.index,
             s.shard.of,
-            s.run_games,
+            crate::count(s.run_games, "game", "games"),
             s.shard.from,
             s.shard.to.saturating_sub(1)
         ))

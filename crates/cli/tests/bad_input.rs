@@ -175,6 +175,25 @@ fn verify_checks_the_commitment_against_the_seed() {
     assert!(run.stderr.contains("commitment") && run.stderr.contains(good), "{}", run.stderr);
 }
 
+/// A platform record states its `result`; verify checks it against the one its actions and
+/// `end` give: dark resigned before a roll, so light won (spec README, "Game records"). A
+/// record that names dark the winner is refused (exit 1, like a forged roll) naming both.
+#[test]
+fn verify_checks_a_stated_result_against_the_actions() {
+    let zero = "0".repeat(64);
+    let end = json!({"reason": "resign", "by": "dark"});
+    let stated = |winner: &str| json!({"winner": winner, "end": end, "stats": {"borne_off": [0, 0]}});
+    let record = json!({ "game": "ur", "seed": zero, "actions": [], "end": end, "result": stated("light") });
+    let run = madang(&["verify", "-"], &record.to_string());
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stdout.contains("`result` is the one its actions give"), "{}", run.stdout);
+    let lie = json!({ "game": "ur", "seed": zero, "actions": [], "end": end, "result": stated("dark") });
+    let run = madang(&["verify", "-"], &lie.to_string());
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.stderr.contains("`result` is not the one its actions give"), "{}", run.stderr);
+    assert!(run.stderr.contains(r#""winner":"dark""#) && run.stderr.contains(r#""winner":"light""#), "{}", run.stderr);
+}
+
 /// Output piped into a reader that stops early (`madang sim … | head`): the closed pipe ends
 /// the run quietly, exit status 0, instead of a panic on printing (status 101 and a backtrace,
 /// as `println!` does). The reader goes away before the run prints anything: 2,000 games take

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Run, madang, replay_text};
+use common::{Run, madang, replay_text, view};
 
 /// No cause is printed twice in a row (`X: X`), the fault of a message that includes its
 /// source and also reports it as the error's `source()`.
@@ -85,6 +85,14 @@ fn a_malformed_end_is_described_in_the_records_terms() {
     }
     replay_text(r#"{"game": "ur", "actions": [], "end": {"reason": "resign"}}"#)
         .refused(&["`end`", "missing field `by`"]);
+}
+
+#[test]
+fn a_record_without_its_actions_is_refused_naming_them() {
+    // Only `rules` and `players` may be left out (spec README, "Game records"): a record with no
+    // `actions` is not a game that has not begun.
+    replay_text(r#"{"game": "ur", "rules": {}}"#).refused(&["missing field `actions`"]);
+    assert_eq!(view(serde_json::json!({}), &[])["status"], "ongoing");
 }
 
 #[test]

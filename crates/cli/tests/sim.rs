@@ -443,3 +443,16 @@ fn in_a_team_game_a_fair_share_is_one_per_team() {
     let edge = format!("<strong>{:+.2}%p</strong>", 100.0 * (first - 0.5));
     assert!(page.contains(&edge), "{edge} missing");
 }
+
+/// The text report counts in words that agree with the number: one game is "1 game", and a
+/// shard of a one-game run says so.
+#[test]
+fn one_game_is_counted_as_one() {
+    let out = madang(&["sim", "ur", "--games", "1", "--threads", "1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("ur: 1 game, seed"), "{text}");
+    let out = madang(&["sim", "ur", "--games", "2", "--shard", "1/2", "--threads", "1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("ur: 1 game, seed"), "{text}");
+    assert!(text.contains("of a run of 2 games: games 0-0)"), "{text}");
+}

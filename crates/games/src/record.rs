@@ -18,8 +18,9 @@ pub struct Record {
     /// Number of seats where the game allows a choice.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub players: Option<usize>,
-    /// Actions in the game's notation, chance outcomes included.
-    #[serde(default)]
+    /// Actions in the game's notation, chance outcomes included. Required (spec `README.md`,
+    /// "Game records", makes only `rules` and `players` optional): a record without the list is
+    /// refused naming it, where reading it as a game not yet begun would pass for a record.
     pub actions: Vec<String>,
     /// The game's seed, once revealed (64 hex digits).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -319,11 +319,15 @@ impl LiveGame {
             return Err(ApiError::unprocessable(
                 "bad_seats",
                 format!(
-                    "{} with these rules has {} seats ({}), but {} were given",
+                    "{} with these rules has {} seats ({}), but {} given",
                     new.game,
                     names.len(),
                     names.join(", "),
-                    seats_requested.len()
+                    if seats_requested.len() == 1 {
+                        "1 was".to_owned()
+                    } else {
+                        format!("{} were", seats_requested.len())
+                    }
                 ),
             ));
         }

@@ -547,6 +547,30 @@ pub(crate) fn record_error(e: madang_games::RecordError) -> ApiError {
     }
 }
 
+/// A record's action `index` (`text`) refused by `game`, the game as it stood before it: the
+/// engine's reason, with what the game awaited instead as `detail` (`docs/api.md`, "Replay"),
+/// which the page explains in its language.
+fn illegal_at(game: &dyn madang_games::Match, index: usize, text: &str, error: madang_games::ActionError) -> ApiError {
+    let view = game.view(Vec::new(), None);
+    let detail = json!({"index": index, "action": madang_core::echo(text), "to_move": view.to_move,
+                        "awaiting": view.awaiting, "legal": view.legal, "status": view.status});
+    record_error(error.into()).with_detail(detail)
+}
+
+/// Plays a record as `madang_games::play_record` does, refused as `POST /api/replay` refuses
+/// it (an illegal action with its `detail`); the game after its last action.
+pub(crate) fn play_record(record: &madang_games::Record) -> Result<Box<dyn madang_games::Match>, ApiError> {
+    let mut game = madang_games::open(&record.game, &record.rules, record.players).map_err(record_error)?;
+    if let Some(end) = &record.end {
+        end.check(&game.seat_names(), &madang_games::endings(&record.game)).map_err(record_error)?;
+    }
+    for (index, text) in record.actions.iter().enumerate() {
+        game.apply(text).map_err(|error| illegal_at(game.as_ref(), index, text, error))?;
+    }
+    madang_games::check_end_in_play(game.as_ref(), record.end.as_ref()).map_err(record_error)?;
+    Ok(game)
+}
+
 async fn replay_record(JsonBody(request): JsonBody<ReplayRequest>) -> Result<Json<Value>, ApiError> {
     let bad = record_error;
     if !request.record.is_object() {
@@ -598,16 +622,7 @@ async fn replay_record(JsonBody(request): JsonBody<ReplayRequest>) -> Result<Jso
             madang_core::Turn::Seat(s) => (Some(s), if kinds[s].as_deref() == Some("cpu") { "cpu" } else { "human" }),
             _ => (game.thrower(), "chance"),
         };
-        let events = match game.apply(text) {
-            Ok(events) => events,
-            Err(error) => {
-                // What the game awaited instead, as data the page explains in its language.
-                let view = game.view(Vec::new(), None);
-                let detail = json!({"index": index, "action": madang_core::echo(text), "to_move": view.to_move,
-                                    "awaiting": view.awaiting, "legal": view.legal, "status": view.status});
-                return Err(bad(error.into()).with_detail(detail));
-            }
-        };
+        let events = game.apply(text).map_err(|error| illegal_at(game.as_ref(), index, text, error))?;
         if index < step {
             if turn == madang_core::Turn::Chance {
                 last_chance = Some(text.clone());

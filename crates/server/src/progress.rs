@@ -135,9 +135,9 @@ pub async fn game(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let slot = state.slot(&id).await?;
-    let (game, finished) = {
+    let (game, finished, played) = {
         let live = slot.game.lock().await;
-        (live.game.clone(), live.core.ended())
+        (live.game.clone(), live.core.ended(), live.participants().contains(&player))
     };
     if !crate::catalogue::progression(&game) {
         return Ok(Json(json!({"progression": false})));
@@ -166,6 +166,7 @@ pub async fn game(
     let parts: Vec<Value> = award.parts.iter().map(|(part, xp)| json!({"part": part, "xp": xp})).collect();
     Ok(Json(json!({
         "progression": true,
+        "played": played,
         "xp": award.xp,
         "coins": award.coins,
         "parts": parts,

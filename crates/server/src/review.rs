@@ -228,7 +228,7 @@ pub async fn record(
     }
     let record = madang_games::Record::from_value(&request.record).map_err(crate::http::record_error)?;
     check_length(record.actions.len())?;
-    let (game, _) = madang_games::play_record(&record).map_err(crate::http::record_error)?;
+    let game = crate::http::play_record(&record)?;
     let version = record.actions.len() as u64;
     if game.exact_chances() {
         let body = compute(|| reviewed(game.as_ref(), &record.rules, None, version, &AtomicU32::new(0)))

@@ -169,6 +169,8 @@ async fn refused_requests_name_the_problem_and_change_nothing() {
         // An explicit empty list is a wrong number of seats, not the default.
         let answer = client.post("/api/games", json!({"game": "ur", "seats": []})).await;
         assert_refused(&answer, 422, "bad_seats", "has 2 seats (light, dark), but 0 were given");
+        let answer = client.post("/api/games", json!({"game": "ur", "seats": [human]})).await;
+        assert_refused(&answer, 422, "bad_seats", "has 2 seats (light, dark), but 1 was given");
         // A level belongs to a CPU seat: on a human seat it is refused, naming the seat.
         assert_refused(
             &client
@@ -300,9 +302,9 @@ async fn echoed_input_is_cut_to_64_characters() {
         400,
         "malformed_json",
     );
-    let record = json!({"record": {"game": "ur", "end": {format!("{long}`"): 1}}});
+    let record = json!({"record": {"game": "ur", "actions": [], "end": {format!("{long}`"): 1}}});
     check(&client.post("/api/replay", record).await, 422, "bad_record");
-    let record = json!({"record": {"game": "ur", "rules": {&long: 1}}});
+    let record = json!({"record": {"game": "ur", "actions": [], "rules": {&long: 1}}});
     check(&client.post("/api/replay", record).await, 422, "bad_record");
     let answer = client.post("/api/games", json!({"game": "ur", "rules": long})).await;
     assert_refused(&answer, 422, "bad_rules", "`rules` must be a JSON object");

@@ -137,6 +137,10 @@ async fn a_record_the_client_holds_replays_step_by_step() {
         answer.1["error"]["detail"],
         json!({"index": 1, "action": "move 5", "to_move": "light", "awaiting": "move", "legal": ["move 0"], "status": "ongoing"})
     );
+    // A review refuses the same record the same way (`docs/api.md`, "Review"), detail included.
+    let reviewed = client.post("/api/review", json!({"record": bad})).await;
+    assert_refused(&reviewed, 422, "illegal_action", "action 1 \"move 5\"");
+    assert_eq!(reviewed.1["error"], answer.1["error"]);
     let answer =
         client.post("/api/replay", json!({"record": {"game": "ur", "rules": {"pices": 3}, "actions": []}})).await;
     assert_refused(&answer, 422, "bad_record", "pices");
@@ -168,10 +172,13 @@ async fn a_record_the_client_holds_replays_step_by_step() {
         "at most 20000 actions; this record has 20001",
     );
     // A record may only end a game as the game allows (platform.md: Ludo has no resignation).
-    let ludo = json!({"record": {"game": "ludo", "end": {"reason": "resign", "by": "0"}}});
+    let ludo = json!({"record": {"game": "ludo", "actions": [], "end": {"reason": "resign", "by": "0"}}});
     assert_refused(&client.post("/api/replay", ludo).await, 422, "bad_record", "allows: abandoned");
-    // A record without actions is a game at its start.
-    let (status, start) = client.post("/api/replay", json!({"record": {"game": "ur"}})).await;
+    // A record must list its actions (spec README, "Game records": only `rules` and `players`
+    // may be left out); an empty list is a game at its start.
+    let answer = client.post("/api/replay", json!({"record": {"game": "ur"}})).await;
+    assert_refused(&answer, 422, "bad_record", "missing field `actions`");
+    let (status, start) = client.post("/api/replay", json!({"record": {"game": "ur", "actions": []}})).await;
     assert_eq!((status, start["steps"].clone(), start["to_move"].clone()), (200, json!(0), json!("chance")));
     let answer = client.post("/api/replay", json!({"record": worked_example(), "step": 7})).await;
     assert_refused(&answer, 404, "unknown_step", "7");

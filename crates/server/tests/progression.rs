@@ -78,6 +78,7 @@ async fn awards_follow_the_formula_and_recomputing_every_record_gives_the_stored
             db.close().await;
             let xp = expected_xp(won, drawn, captures);
             assert_eq!(progress["xp"], xp, "{game} won {won} captures {captures}: {progress}");
+            assert_eq!(progress["played"], true);
             assert_eq!(progress["coins"], xp / 10);
             assert_eq!(progress["before"]["xp"], total);
             total += xp;
@@ -111,6 +112,10 @@ async fn awards_follow_the_formula_and_recomputing_every_record_gives_the_stored
             (progress["xp"].as_u64(), progress["parts"].clone()),
             (Some(20), json!([{"part": "finish", "xp": 20}]))
         );
+        // Someone who held no seat in it looks at that game: they played nothing, got nothing.
+        let (status, viewer) = client.get(&format!("/api/games/{}/progress", state["id"].as_str().unwrap())).await;
+        assert_eq!(status, 200, "{viewer}");
+        assert_eq!((viewer["played"].as_bool(), viewer["xp"].as_u64()), (Some(false), Some(0)));
 
         let (status, profile) = client.get("/api/profile").await;
         assert_eq!(status, 200, "{profile}");

@@ -132,3 +132,15 @@ export function toast(message, kind = 'info') {
   box.appendChild(item);
   setTimeout(() => item.remove(), kind === 'error' ? 6000 : 3000);
 }
+
+/**
+ * Gives an ordered list's numbers room at its start: `--digits` on the list is the width, in
+ * digits, of its largest number (at least 3), which the CSS turns into its padding, so that a
+ * long game's "1403." stays inside the box.
+ * @param {HTMLOListElement} list
+ */
+export function fitNumbers(list) {
+  const last = list.lastElementChild;
+  const largest = Math.max(list.children.length, last instanceof HTMLLIElement ? last.value : 0);
+  list.style.setProperty('--digits', String(Math.max(3, String(largest).length)));
+}

@@ -70,7 +70,9 @@ export function resultProgress(id) {
   /** @type {any} */
   let answer = null;
   const draw = () => {
-    if (!answer || !answer.progression) {
+    // Only a player of the game was given anything (or nothing) by it: a spectator of a
+    // finished game sees no award.
+    if (!answer || !answer.progression || answer.played === false) {
       element.hidden = true;
       return;
     }

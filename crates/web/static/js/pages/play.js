@@ -3,7 +3,7 @@
 
 import { FRESH_KEY, GAMES, againRequest, autoRolls, entry as catalogueEntry, fitSkins, openFresh, pace, paintSides, resolveSkins, savedSkins, setAutoRolls, sidesOf } from '../app.js';
 import { GameSocket, api } from '../api.js';
-import { h, replace, reveal, sleep, toast } from '../dom.js';
+import { fitNumbers, h, replace, reveal, sleep, toast } from '../dom.js';
 import { duration, errorText, t } from '../i18n.js';
 import { isChance } from '../notation.js';
 import { resultReview, viewerSides } from '../review.js';
@@ -168,6 +168,7 @@ export async function playPage(view, id) {
     const item = h('li', { class: e.type === 'action' ? e.by : 'end', value: e.version, text });
     log.append(item);
     while (log.children.length > 400) log.firstElementChild?.remove();
+    fitNumbers(log);
     log.scrollTop = log.scrollHeight;
   }
 

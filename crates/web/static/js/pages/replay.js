@@ -7,7 +7,7 @@
 
 import { GAMES } from '../app.js';
 import { ApiError, api } from '../api.js';
-import { h, replace, toast } from '../dom.js';
+import { fitNumbers, h, replace, toast } from '../dom.js';
 import { errorText, t } from '../i18n.js';
 import { resultText } from './play.js';
 import { actionWords, drawReview, loadReview, viewerSides } from '../review.js';
@@ -98,8 +98,11 @@ export async function replayPage(view, id) {
  */
 function refusal(e, record) {
   if (!(e instanceof ApiError) || (e.code !== 'bad_record' && e.code !== 'illegal_action')) return [h('p', { text: errorText(e) })];
-  const technical = h('p', { class: 'hint' }, t('replay.server_says'), ' ', h('code', { class: 'detail', text: e.message }));
   const detail = e.detail;
+  // An illegal action's own line counts actions from 1 ("Action 2"); the server's words name
+  // its index ("action 1"), and say so.
+  const says = e.code === 'illegal_action' && detail ? t('replay.server_counts') : t('replay.server_says');
+  const technical = h('p', { class: 'hint' }, says, ' ', h('code', { class: 'detail', text: e.message }));
   if (e.code !== 'illegal_action' || !detail) return [h('p', { text: t('replay.bad_record') }), technical];
   const module = GAMES[record?.game];
   /** @type {string[]} */
@@ -184,6 +187,7 @@ function viewer(view, record, geometry, entries, fetchStep, reviewing) {
       ),
     );
   });
+  fitNumbers(log);
   slider.addEventListener('input', () => void go(Number(slider.value)));
 
   const button = (/** @type {string} */ idName, /** @type {string} */ label, /** @type {() => number} */ target) =>

@@ -6,7 +6,7 @@
 import { GAMES, autoRolls, entry, fitSkins, levelsFor, me, pace, paintSides, resolveSkins, sidesOf } from '../app.js';
 import { boardControl, lookText, preview, sideControls } from '../skins.js';
 import { ApiError, api } from '../api.js';
-import { h, replace, reveal, sleep, toast } from '../dom.js';
+import { fitNumbers, h, replace, reveal, sleep, toast } from '../dom.js';
 import { errorText, t } from '../i18n.js';
 import { RoomProtocol } from '../room/protocol.js';
 import { RoomState } from '../room/state.js';
@@ -476,6 +476,7 @@ export async function roomPage(view, rawCode) {
     if (text === null) return;
     log.append(h('li', { class: e.type === 'action' ? e.by : 'room-event', text }));
     while (log.children.length > 400) log.firstElementChild?.remove();
+    fitNumbers(log);
     log.scrollTop = log.scrollHeight;
   }
 
