@@ -158,3 +158,26 @@ test('the stats page counts a draw as half a win and says so', async () => {
   check();
   await context.close();
 });
+
+test('a message over the size limit closes the game socket with 1009 and the limit, which the browser sees', async () => {
+  // docs/api.md: a frame or message over the hard limit closes with 1009 and a reason naming it.
+  // The server stops reading the oversized message, so its bytes stay unread; the browser must
+  // still get the close frame before the connection goes (it saw 1006 and no reason before).
+  const { page, check, context } = await newPage(env.browser, { viewport: DESKTOP });
+  await page.goto(`${env.server.url}?pace=0#/`);
+  const closed = await page.evaluate(async () => {
+    const body = JSON.stringify({ game: 'ur', seats: [{ kind: 'human' }, { kind: 'cpu', level: 'easy' }] });
+    const created = await (await fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })).json();
+    const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/api/games/${created.id}/ws`);
+    return await new Promise((resolve) => {
+      ws.onopen = () => {
+        ws.send(JSON.stringify({ type: 'hello' }));
+        ws.send('x'.repeat(70000));
+      };
+      ws.onclose = (e) => resolve({ code: e.code, reason: e.reason });
+    });
+  });
+  assert.deepEqual(closed, { code: 1009, reason: 'a message or frame over 65536 bytes closes the connection' });
+  check();
+  await context.close();
+});

@@ -182,13 +182,17 @@ async function checkReview(page, review, lang, viewerSide) {
   // Every decision with a choice, graded, in words (not notation), with the best move of each
   // that gave something away.
   const listed = await root.locator('#review-moves li').evaluateAll((els) =>
-    els.map((e) => ({ grade: e.dataset.grade, index: Number(e.dataset.index), played: e.querySelector('.review-played').textContent, best: e.querySelector('.review-best')?.textContent ?? null })),
+    els.map((e) => ({ grade: e.dataset.grade, index: Number(e.dataset.index), played: e.querySelector('.review-played').textContent, best: e.querySelector('.review-best')?.textContent ?? null, loss: e.querySelector('.review-loss')?.textContent ?? null })),
   );
   assert.deepEqual(listed.map((l) => [l.index, l.grade]), decisions.map((m) => [m.index, m.grade]));
   listed.forEach((l, i) => {
     const m = decisions[i];
     assert.notEqual(l.played, m.action, `step ${m.index + 1} in words`);
-    assert.equal(l.best !== null, m.loss > 0 && m.best !== m.action, `step ${m.index + 1}: the best move shown when the move gave something away`);
+    // (A loss that rounds to 0.0 points at the list's tenth of a point is shown as none.)
+    const gaveAway = Math.round(m.loss * 10) > 0;
+    assert.equal(l.best !== null, gaveAway && m.best !== m.action, `step ${m.index + 1}: the best move shown when the move gave something away`);
+    assert.equal(l.loss !== null, gaveAway, `step ${m.index + 1}: a loss shown only when it is at least 0.1`);
+    if (l.loss !== null) assert.ok(!/[−-]0[.,]0\b/.test(l.loss), `step ${m.index + 1}: ${l.loss}`);
     if (l.best !== null) assert.notEqual(l.best, `${lang === 'en' ? 'best: ' : '최선: '}${m.best}`, `step ${m.index + 1}: the best move in words`);
   });
   // The key moments, in the review's order.

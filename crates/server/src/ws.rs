@@ -137,6 +137,28 @@ pub(crate) async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
     let _ = socket.send(Message::Close(Some(frame))).await;
 }
 
+/// Closes a connection after a frame the server could not read ([`close_for_read_error`]):
+/// sends the close frame, then gives the client up to a second to read it before the
+/// connection is dropped. The bytes of the frame the server stopped reading (a message over
+/// the size limit) are still unread, and dropping a socket with unread bytes resets the
+/// connection, which can take the close frame with it: a browser then saw 1006 and no reason
+/// instead of 1009 and the limit. Waits for the client's answering close; when the socket can
+/// no longer be read (the library ends the stream after its error), for the rest of the second.
+pub(crate) async fn close_after_read_error(socket: &mut WebSocket, code: u16, reason: &str) {
+    close(socket, code, reason).await;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(1);
+    let _ = tokio::time::timeout_at(deadline, async {
+        loop {
+            match futures_util::StreamExt::next(socket).await {
+                Some(Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {}
+                None | Some(Err(_)) => return tokio::time::sleep_until(deadline).await,
+            }
+        }
+    })
+    .await;
+}
+
 /// A client message. A field its type does not have is refused (`malformed_json` naming it), as
 /// in HTTP bodies; `Ping` is an empty struct variant because serde lets a unit variant of an
 /// internally tagged enum ignore other fields.
@@ -238,7 +260,7 @@ async fn session(state: AppState, slot: Arc<Slot>, player: String, id: String, m
                         let too_long = format!(
                             "a message or frame over {} bytes closes the connection", state.rooms.config.hard_message_bytes.max(BODY_LIMIT));
                         if let Some((code, reason)) = close_for_read_error(&e, &too_long) {
-                            close(&mut socket, code, &reason).await;
+                            close_after_read_error(&mut socket, code, &reason).await;
                         }
                         break;
                     }

@@ -105,7 +105,7 @@ async fn session(
                         if let Some((code, reason)) =
                             crate::ws::close_for_read_error(&e, "a message or frame over the hard size limit")
                         {
-                            close(&mut socket, code, &reason).await;
+                            crate::ws::close_after_read_error(&mut socket, code, &reason).await;
                         }
                         break;
                     }

@@ -500,6 +500,15 @@ function stepLabel(step, ctx) {
 }
 
 /**
+ * A move's loss as the list shows it, to a tenth of a point: a loss that rounds to 0.0 is
+ * shown as none ("−0.0 points" with a better move named would read as a contradiction).
+ * @param {{loss: number}} m
+ */
+function shownLoss(m) {
+  return Math.round(m.loss * 10) / 10;
+}
+
+/**
  * The key moments: the largest losses and swings of luck, each with its step and what happened.
  * @param {any} review
  * @param {ReviewContext} ctx
@@ -558,12 +567,12 @@ function moveList(review, ctx) {
           stepLabel(m.index + 1, ctx),
           h('span', { class: 'review-who' }, swatch(), sideName(ctx, side)),
           h('span', { class: ['grade', `grade-${m.grade}`], text: t(`review.grade.${m.grade}`) }),
-          m.loss > 0
+          shownLoss(m) > 0
             ? h('span', { class: 'review-loss', text: `${t('review.loss', { n: num(m.loss, 1) })}${review.exact ? '' : ` ±${num(m.margin, 1)}`}` })
             : null,
         ),
         h('div', { class: 'review-played', text: played }),
-        m.loss > 0 && m.best !== m.action ? h('div', { class: 'review-best', text: t('review.best_was', { move: best }) }) : null,
+        shownLoss(m) > 0 && m.best !== m.action ? h('div', { class: 'review-best', text: t('review.best_was', { move: best }) }) : null,
       );
     }),
   );
