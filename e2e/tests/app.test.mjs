@@ -98,6 +98,32 @@ test('every rules page in both languages; Ur has the 1-4-6-4-1 table', async () 
   await context.close();
 });
 
+test('a record file that reveals its seed says whether its rolls are the seed’s', async () => {
+  // The seed 000102…1f's first Finkel rolls are 3, 3 (crates/games/tests/seeds.rs, computed
+  // outside madang): light rolls 3 and enters, dark rolls 3. A record giving dark a 2 instead
+  // still replays (a 2 is legal) but is not what its seed gives.
+  const { page, check, context } = await newPage(env.browser, { viewport: PHONE });
+  await page.goto(`${env.server.url}?pace=0#/replay-file`);
+  const seed = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
+  const load = async (actions) => {
+    const record = { game: 'ur', seed, actions };
+    await page.locator('#record-file').setInputFiles({ name: 'game.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(record)) });
+  };
+  await load(['roll 3', 'move 0', 'roll 3']);
+  await page.locator('#seed-check.seed-ok').waitFor();
+  assert.equal(await page.locator('#seed-check').textContent(), 'Every chance outcome of this record (2) is the one this seed gives.');
+  await load(['roll 3', 'move 0', 'roll 2']);
+  await page.locator('#seed-check.seed-bad').waitFor();
+  assert.equal(
+    await page.locator('#seed-check').textContent(),
+    'Action 3 of the record, “roll 2”, is not what this seed gives (it gives “roll 3”): the record and its seed do not match.',
+  );
+  await page.locator('button.lang').click();
+  await page.locator('#seed-check', { hasText: '기보의 3번째 수(“roll 2”)는 이 시드가 주는 결과(“roll 3”)가 아닙니다.' }).waitFor();
+  check();
+  await context.close();
+});
+
 test('a record file replays in the browser; a bad one gets a clear error', async () => {
   const { page, check, context, allow } = await newPage(env.browser, { viewport: DESKTOP });
   await page.goto(`${env.server.url}?pace=0#/replay-file`);

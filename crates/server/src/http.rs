@@ -633,6 +633,7 @@ async fn replay_record(JsonBody(request): JsonBody<ReplayRequest>) -> Result<Jso
                             "seat": seat.map(|s| names[s].clone()), "by": by, "events": events}));
     }
     madang_games::check_end_in_play(game.as_ref(), record.end.as_ref()).map_err(bad)?;
+    let seed_check = seed_check(&request.record, &record);
     let action = step.checked_sub(1).map(|i| record.actions[i].clone());
     record.actions.truncate(step);
     if step < steps {
@@ -648,7 +649,41 @@ async fn replay_record(JsonBody(request): JsonBody<ReplayRequest>) -> Result<Jso
     value["board"] = board;
     value["rules"] = record.rules.clone();
     value["entries"] = Value::Array(entries);
+    value["seed_check"] = seed_check;
     Ok(Json(value))
+}
+
+/// What `madang verify` says of a record that reveals its seed, as data for the replay page
+/// (`docs/api.md`, "Replay"): `null` without a seed; `{"ok": true, "checked": n}` when its
+/// `commitment` (if any) is the seed's SHA-256 and every one of its n chance actions is the one
+/// the seed's `chance` stream draws; else `{"ok": false, "problem": "commitment" | "roll", …}`
+/// with `message` (English) and, for a roll, its `index`, `action` and the `expected` draw.
+/// `record` has already been played through, so its actions are legal.
+fn seed_check(raw: &Value, record: &madang_games::Record) -> Value {
+    let Some(seed) = record.seed else { return Value::Null };
+    if let Some(committed) = raw.get("commitment").and_then(Value::as_str)
+        && !committed.eq_ignore_ascii_case(&seed.commitment())
+    {
+        let message = format!(
+            "the record's commitment {} is not the SHA-256 of its seed ({}): the seed is not the one committed to",
+            madang_core::echo(committed),
+            seed.commitment()
+        );
+        return json!({"ok": false, "problem": "commitment", "message": message});
+    }
+    match madang_games::verify(record) {
+        Ok(checked) => json!({"ok": true, "checked": checked}),
+        Err(error) => {
+            let message = error.to_string();
+            match error {
+                madang_games::VerifyError::Mismatch { index, text, expected } => {
+                    json!({"ok": false, "problem": "roll", "index": index, "action": madang_core::echo(&text),
+                           "expected": expected, "message": message})
+                }
+                _ => json!({"ok": false, "problem": "record", "message": message}),
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -137,6 +137,30 @@ async fn a_record_the_client_holds_replays_step_by_step() {
         answer.1["error"]["detail"],
         json!({"index": 1, "action": "move 5", "to_move": "light", "awaiting": "move", "legal": ["move 0"], "status": "ongoing"})
     );
+    // A record that reveals its seed is checked as `madang verify` checks it. The seed
+    // 000102…1f's first Finkel rolls are 3, 3, 2 (computed outside madang with Python's
+    // `cryptography`, crates/games/tests/seeds.rs): light rolls 3 and enters, dark rolls 3.
+    let seed = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+    let honest = json!({"game": "ur", "seed": seed, "actions": ["roll 3", "move 0", "roll 3"]});
+    let (status, checked) = client.post("/api/replay", json!({"record": honest})).await;
+    assert_eq!(status, 200, "{checked}");
+    assert_eq!(checked["seed_check"], json!({"ok": true, "checked": 2}), "{checked}");
+    let forged = json!({"game": "ur", "seed": seed, "actions": ["roll 3", "move 0", "roll 2"]});
+    let (status, checked) = client.post("/api/replay", json!({"record": forged})).await;
+    assert_eq!(status, 200, "the forged roll is legal, so the record replays: {checked}");
+    let check = &checked["seed_check"];
+    assert_eq!(
+        (&check["ok"], &check["problem"], &check["index"], &check["action"], &check["expected"]),
+        (&json!(false), &json!("roll"), &json!(2), &json!("roll 2"), &json!("roll 3"))
+    );
+    let promised = json!({"game": "ur", "seed": seed, "commitment": "ab".repeat(32), "actions": ["roll 3"]});
+    let (_, checked) = client.post("/api/replay", json!({"record": promised})).await;
+    assert_eq!(
+        (&checked["seed_check"]["ok"], &checked["seed_check"]["problem"]),
+        (&json!(false), &json!("commitment"))
+    );
+    let (_, unseeded) = client.post("/api/replay", json!({"record": worked_example()})).await;
+    assert_eq!(unseeded["seed_check"], Value::Null);
     // A review refuses the same record the same way (`docs/api.md`, "Review"), detail included.
     let reviewed = client.post("/api/review", json!({"record": bad})).await;
     assert_refused(&reviewed, 422, "illegal_action", "action 1 \"move 5\"");

@@ -33,11 +33,12 @@ export async function replayPage(view, id) {
       api('GET', `/api/games/${id}/board`),
       api('GET', `/api/games/${id}`),
     ]);
-    const { entries } = await api('POST', '/api/replay', { record });
+    const { entries, seed_check: seedCheck } = await api('POST', '/api/replay', { record });
     viewer(view, record, geometry, entries, (n) => api('GET', `/api/games/${id}/steps/${n}`), {
       request: () => api('GET', `/api/games/${id}/review`),
       viewer: viewerSides(state),
       stops,
+      seedCheck,
     });
     return cleanup;
   }
@@ -52,6 +53,7 @@ export async function replayPage(view, id) {
         request: () => api('POST', '/api/review', { record }),
         viewer: new Set(),
         stops,
+        seedCheck: last.seed_check,
       });
     } catch (e) {
       replace(error, refusal(e, record));
@@ -115,13 +117,32 @@ function refusal(e, record) {
 }
 
 /**
+ * What the server found checking a record's rolls against its revealed seed (as `madang
+ * verify` does): every roll the seed's, or the first that is not, or a seed that is not the one
+ * committed to. Nothing for a record without a seed.
+ * @param {any} check `seed_check` of `POST /api/replay`
+ */
+function seedCheckLine(check) {
+  if (!check) return null;
+  if (check.ok) return h('p', { class: 'hint seed-ok', id: 'seed-check', text: t('replay.seed_ok', { n: check.checked }) });
+  const text =
+    check.problem === 'roll'
+      ? t('replay.seed_roll', { n: check.index + 1, action: check.action, expected: check.expected })
+      : check.problem === 'commitment'
+        ? t('replay.seed_commitment')
+        : t('replay.seed_bad');
+  return h('p', { class: 'error seed-bad', id: 'seed-check', role: 'alert', text });
+}
+
+/**
  * @param {HTMLElement} view
  * @param {any} record
  * @param {any} geometry
  * @param {import('../app.js').ActionEntry[]} entries every action of the record as a log entry
  * @param {(n: number) => Promise<any>} fetchStep
- * @param {{request: () => Promise<any>, viewer: Set<string>, stops: (() => void)[]}} reviewing how
- *   to ask for the game's review, the sides the person plays, and where to leave its stop
+ * @param {{request: () => Promise<any>, viewer: Set<string>, stops: (() => void)[], seedCheck?: any}} reviewing how
+ *   to ask for the game's review, the sides the person plays, where to leave its stop, and the
+ *   server's check of the record's rolls against its seed (`seed_check` of `POST /api/replay`)
  */
 function viewer(view, record, geometry, entries, fetchStep, reviewing) {
   const module = GAMES[record.game];
@@ -242,6 +263,7 @@ function viewer(view, record, geometry, entries, fetchStep, reviewing) {
         ),
         slider,
         record.seed ? h('p', { class: 'hint' }, `${t('play.seed')}: `, h('code', { class: 'hash', text: record.seed })) : null,
+        seedCheckLine(reviewing.seedCheck),
         reviewButton,
         h('h2', { class: 'log-title', text: t('play.log') }),
         h('label', { class: 'choice notation-toggle' }, notation, t('replay.show_notation')),
