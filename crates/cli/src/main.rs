@@ -197,21 +197,23 @@ pub(crate) fn parse_threads(text: &str) -> Result<usize, String> {
 /// most 2^64 - 1 (negative numbers reach this check instead of being taken for a flag). Whether
 /// 0 is allowed is the flag's own check.
 pub(crate) fn parse_whole(text: &str) -> Result<u64, String> {
-    match text.trim().parse::<i128>() {
-        Ok(n) if n < 0 => Err(format!("expected a whole number of 0 or more, got {text}")),
-        _ => text
-            .trim()
-            .parse::<u64>()
-            .map_err(|_| format!("expected a whole number from 0 to {}, got {:?}", u64::MAX, madang_core::echo(text))),
-    }
+    parse_at_least(text, 0)
 }
 
 /// A count that must be at least 1 (`madang sim --games`, `madang lab search --max-games` and
-/// `--batch`): as [`parse_whole`], with 0 and negative numbers named as below 1.
+/// `--batch`): as [`parse_whole`], with 0 and negative numbers named as below 1, and a number
+/// too large named with the same lower bound.
 pub(crate) fn parse_count(text: &str) -> Result<u64, String> {
+    parse_at_least(text, 1)
+}
+
+/// A whole number from `least` to 2^64 - 1; the error names that range whatever was wrong.
+fn parse_at_least(text: &str, least: u64) -> Result<u64, String> {
     match text.trim().parse::<i128>() {
-        Ok(n) if n < 1 => Err(format!("expected a whole number of 1 or more, got {text}")),
-        _ => parse_whole(text),
+        Ok(n) if n < i128::from(least) => Err(format!("expected a whole number of {least} or more, got {text}")),
+        _ => text.trim().parse::<u64>().map_err(|_| {
+            format!("expected a whole number from {least} to {}, got {:?}", u64::MAX, madang_core::echo(text))
+        }),
     }
 }
 

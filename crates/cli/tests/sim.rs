@@ -113,6 +113,8 @@ fn bad_input_exits_2_naming_the_problem() {
         (&["sim", "ur", "--analyse", "-1"], "--analyse <N>': expected a whole number of 0 or more, got -1"),
         // 2^64 is one more than a seed holds.
         (&["sim", "ur", "--seed", "18446744073709551616"], "expected a whole number from 0 to 18446744073709551615"),
+        // A count too large names the same lower bound as a count too small.
+        (&["sim", "ur", "--games", "99999999999999999999"], "expected a whole number from 1 to 18446744073709551615"),
         (&["sim", "ur", "--games", "many"], "got \"many\""),
         (&["sim", "ur", "--threads", "two"], "expected a whole number of threads from 1 to 1024, got \"two\""),
     ];
