@@ -96,6 +96,15 @@ fn a_record_without_its_actions_is_refused_naming_them() {
 }
 
 #[test]
+fn a_key_given_twice_is_refused_naming_it() {
+    // A repeated field of the record, and a repeated rule option: neither is read as its last
+    // value (the server refuses both too).
+    replay_text(r#"{"game": "ur", "actions": [], "game": "yut"}"#).refused(&["duplicate field `game`"]);
+    replay_text(r#"{"game": "ur", "actions": [], "rules": {"pieces": 3, "pieces": 4}}"#)
+        .refused(&["`rules`", r#"duplicate key "pieces""#]);
+}
+
+#[test]
 fn a_long_action_or_game_name_is_cut_in_the_message() {
     let long = "x".repeat(5000);
     let cut = format!("\"{}…\"", "x".repeat(64));

@@ -19,7 +19,7 @@ mod view;
 
 pub use describe::{Describe, Ending, GameInfo, PlayMode, Players};
 pub use madang_analysis::{Grade, MoveReview, Precision, Review};
-pub use record::{End, EndReason, Record, RecordError};
+pub use record::{End, EndReason, Record, RecordError, strict_value};
 pub use skins::{SideSkin, Skin, SkinChange, SkinChoice, SkinError, Skins};
 pub use view::{ChanceOption, View};
 

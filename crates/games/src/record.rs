@@ -12,8 +12,8 @@ use crate::{ActionError, Ending};
 pub struct Record {
     /// `"ur"`, `"yut"`, `"ludo"` or `"dice-poker"`.
     pub game: String,
-    /// Game-specific options; missing means all defaults.
-    #[serde(default = "empty_object")]
+    /// Game-specific options; missing means all defaults. A key given twice is refused.
+    #[serde(default = "empty_object", deserialize_with = "strict_value")]
     pub rules: Value,
     /// Number of seats where the game allows a choice.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -228,4 +228,91 @@ fn not_an_object() -> RecordError {
 fn malformed<E: std::fmt::Display>(error: serde_path_to_error::Error<E>) -> RecordError {
     let path = error.path().to_string();
     RecordError::Malformed(madang_core::field_error("", &path, &error.into_inner().to_string()))
+}
+
+/// Reads any JSON value as `serde_json::Value` does, but refuses an object that names a key
+/// twice ("duplicate key \"game\""), which `Value` would read as its last value: a record
+/// read here and by a struct (which refuses a repeated field) must not mean two things. For
+/// `#[serde(deserialize_with = "strict_value")]` on a record or its `rules`.
+///
+/// # Errors
+/// The deserializer's error, or a repeated key named.
+pub fn strict_value<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
+    deserializer.deserialize_any(StrictValue)
+}
+
+/// The visitor behind [`strict_value`]; also its seed for the elements of arrays and objects.
+#[derive(Clone, Copy)]
+struct StrictValue;
+
+impl<'de> serde::de::DeserializeSeed<'de> for StrictValue {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for StrictValue {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut list = Vec::new();
+        while let Some(item) = seq.next_element_seed(self)? {
+            list.push(item);
+        }
+        Ok(Value::Array(list))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!("duplicate key \"{}\"", madang_core::echo(&key))));
+            }
+            let value = map.next_value_seed(self)?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
+    }
 }

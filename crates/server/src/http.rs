@@ -524,6 +524,8 @@ async fn setup(JsonBody(request): JsonBody<SetupRequest>) -> Result<Json<Value>,
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ReplayRequest {
+    /// (A key given twice anywhere in it is refused, as the command line's reader refuses it.)
+    #[serde(deserialize_with = "madang_games::strict_value")]
     record: Value,
     step: Option<usize>,
 }

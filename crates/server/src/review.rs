@@ -209,6 +209,8 @@ where
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RecordReview {
+    /// (A key given twice anywhere in it is refused, as in `POST /api/replay`.)
+    #[serde(deserialize_with = "madang_games::strict_value")]
     record: Value,
 }
 

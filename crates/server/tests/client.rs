@@ -161,6 +161,12 @@ async fn a_record_the_client_holds_replays_step_by_step() {
     );
     let (_, unseeded) = client.post("/api/replay", json!({"record": worked_example()})).await;
     assert_eq!(unseeded["seed_check"], Value::Null);
+    // A key given twice in a record is refused, as the command line refuses it, not read as its
+    // last value.
+    let twice = r#"{"record": {"game": "ur", "actions": [], "game": "yut"}}"#;
+    assert_refused(&client.post_raw("/api/replay", twice).await, 400, "malformed_json", r#"duplicate key "game""#);
+    let twice = r#"{"record": {"game": "ur", "actions": [], "rules": {"pieces": 3, "pieces": 4}}}"#;
+    assert_refused(&client.post_raw("/api/review", twice).await, 400, "malformed_json", r#"duplicate key "pieces""#);
     // A review refuses the same record the same way (`docs/api.md`, "Review"), detail included.
     let reviewed = client.post("/api/review", json!({"record": bad})).await;
     assert_refused(&reviewed, 422, "illegal_action", "action 1 \"move 5\"");
